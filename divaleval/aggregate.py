@@ -1,0 +1,38 @@
+"""Means over topics.
+
+The mean is the sequential sum over topics, in topic order, divided by the
+number of topics: the same operations as ndeval, so the two agree to the last
+bit when they average the same topics.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def topic_mean(matrix: np.ndarray, n_topics: int | None = None) -> np.ndarray:
+    """Column means of a (topics, measures) matrix.
+
+    n_topics: the divisor, if not the number of rows (ndeval's -c divides by
+    every qrels topic while printing only the run's).
+    """
+    count = matrix.shape[0] if n_topics is None else n_topics
+    if matrix.shape[0] == 0:
+        totals = np.zeros(matrix.shape[1])
+    else:
+        totals = np.cumsum(matrix, axis=0)[-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return totals / count
+
+
+def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """The mean of every measure per run of a per-topic frame from :func:`divaleval.evaluate`.
+
+    Runs are told apart by ``runid`` and keep their order of appearance.
+    """
+    measures = [c for c in frame.columns if c not in ("runid", "topic")]
+    rows = []
+    for runid, block in frame.groupby("runid", sort=False):
+        values = topic_mean(block[measures].to_numpy(dtype=np.float64)) if len(block) else np.zeros(len(measures))
+        rows.append([runid, "amean", *values])
+    return pd.DataFrame(rows, columns=["runid", "topic", *measures])

@@ -1,0 +1,187 @@
+"""The library API; the command line calls exactly this.
+
+>>> import divaleval
+>>> scores = divaleval.evaluate("sample_data/qrels.txt", "sample_data/runs/", measures=["alpha-nDCG@20"])
+>>> divaleval.mean_rows(scores)  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .aggregate import topic_mean
+from .engine import score_matrix
+from .errors import UsageError, WarningSink, describe_ids, warn_to_stderr
+from .io import IntentProbabilities, RunTable, expand_run_paths, read_iprob, read_qrels, read_run
+from .io.source import InputFile
+from .measures import DEFAULT_SET, Measure, parse_measures
+from .ranking import ORDERS, rank_run
+from .topics import Qrels, build_qrels
+
+
+def load_qrels(
+    qrels: str | InputFile,
+    iprob: str | IntentProbabilities | None = None,
+    warn: WarningSink = warn_to_stderr,
+) -> Qrels:
+    """Read intentwise qrels (and optionally intent probabilities) into array form."""
+    loaded = build_qrels(read_qrels(qrels))
+    if iprob is not None:
+        loaded.attach_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
+    return loaded
+
+
+def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Measure]:
+    """Measure objects from names, sets (``ndeval``) or objects; default: the ndeval set."""
+    if measures is None:
+        measures = [DEFAULT_SET]
+    elif isinstance(measures, (str, Measure)):
+        measures = [measures]
+    resolved: list[Measure] = []
+    for m in measures:
+        for item in ([m] if isinstance(m, Measure) else parse_measures([m])):
+            if item not in resolved:
+                resolved.append(item)
+    if not resolved:
+        raise UsageError("no measure to compute")
+    return resolved
+
+
+@dataclass
+class RunScores:
+    """The scores of one run: per topic, and the mean."""
+
+    name: str            # file the run came from
+    runid: str
+    topic_ids: list[str]
+    measures: list[Measure]
+    matrix: np.ndarray   # (topics, measures)
+    mean: np.ndarray     # (measures,)
+
+    def frame(self) -> pd.DataFrame:
+        data = {"runid": [self.runid] * len(self.topic_ids), "topic": self.topic_ids}
+        for j, m in enumerate(self.measures):
+            data[m.name] = self.matrix[:, j]
+        return pd.DataFrame(data)
+
+
+class Evaluator:
+    """Scores runs against one set of qrels with fixed settings.
+
+    The qrels are read once; their ideal rankings are computed once and reused
+    for every run. Runs are read and scored one at a time.
+    """
+
+    def __init__(
+        self,
+        qrels: Qrels,
+        measures: list[Measure],
+        *,
+        order: str = "score",
+        depth: int | None = None,
+        complete: bool = False,
+        dedupe: bool = False,
+        warn: WarningSink = warn_to_stderr,
+    ) -> None:
+        if order not in ORDERS:
+            raise UsageError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
+        if depth is not None and depth < 1:
+            raise UsageError("depth must be >= 1")
+        self.qrels = qrels
+        self.measures = measures
+        self.order = order
+        self.depth = depth
+        self.complete = complete
+        self.dedupe = dedupe
+        self.warn = warn
+        self._warned_norel: set[int] = set()
+
+    def score(self, run: RunTable) -> RunScores:
+        ranked = rank_run(run, self.qrels, order=self.order, depth=self.depth, dedupe=self.dedupe)
+        if ranked.unknown_topics:
+            self.warn(f"{run.name}: topics not in the qrels are ignored: {describe_ids(ranked.unknown_topics)}")
+        topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
+        if not len(topics):
+            self.warn(f"{run.name}: no topic of the run is in the qrels; its mean is 0")
+        matrix = score_matrix(self.qrels, ranked, self.measures, topics)
+        self._note_undefined(run, topics, matrix)
+        matrix = np.nan_to_num(matrix, nan=0.0)
+        mean = topic_mean(matrix) if len(topics) else np.zeros(len(self.measures))
+        return RunScores(run.name, run.runid, [self.qrels.topic_ids[t] for t in topics],
+                         self.measures, matrix, mean)
+
+    def _note_undefined(self, run: RunTable, topics: np.ndarray, matrix: np.ndarray) -> None:
+        """Warn (once per topic) about topics without relevant documents, and about NaN."""
+        norel = topics[self.qrels.n_intents[topics] == 0]
+        new = [t for t in norel.tolist() if t not in self._warned_norel]
+        if new:
+            self._warned_norel.update(new)
+            self.warn("topics without any relevant document score 0 on every measure: "
+                      + describe_ids([self.qrels.topic_ids[t] for t in new]))
+        undefined = np.isnan(matrix) & (self.qrels.n_intents[topics] > 0)[:, None]
+        for j in np.flatnonzero(undefined.any(axis=0)):
+            ids = [self.qrels.topic_ids[t] for t in topics[undefined[:, j]]]
+            self.warn(f"{run.name}: {self.measures[j].name} is undefined (0/0) for topics "
+                      f"{describe_ids(ids)}; printed as 0")
+
+
+def iter_runs(runs: str | RunTable | Sequence[str | RunTable]) -> Iterator[RunTable]:
+    """Run tables from paths (files, directories, ``-``) or tables, read one at a time."""
+    if isinstance(runs, (str, RunTable)):
+        runs = [runs]
+    items: list[str | RunTable] = []
+    for item in runs:
+        items.extend([item] if isinstance(item, RunTable) else expand_run_paths([item]))
+    expand_run_paths([item for item in items if isinstance(item, str) and item == "-"])
+    for item in items:
+        yield item if isinstance(item, RunTable) else read_run(item)
+
+
+def evaluate(
+    qrels: str | Qrels,
+    runs: str | RunTable | Sequence[str | RunTable],
+    measures: Iterable[str | Measure] | str | None = None,
+    *,
+    order: str = "score",
+    depth: int | None = None,
+    complete: bool = False,
+    dedupe: bool = False,
+    iprob: str | IntentProbabilities | None = None,
+    warn: WarningSink | None = None,
+    on_run: Callable[[RunScores], None] | None = None,
+) -> pd.DataFrame:
+    """Score runs against intentwise qrels; one row per (run, topic).
+
+    qrels: a path (``-`` for stdin, ``.gz`` allowed) or a loaded :class:`Qrels`.
+    runs: a path, a directory (every file in it, by name), or a list of them.
+    measures: names such as ``"alpha-nDCG@20"`` or ``"alpha-nDCG(alpha=0.8)@30"``,
+        set names (``"ndeval"``), or :class:`Measure` objects; default: the ndeval set.
+    order: ``"score"`` (score descending, ties by docno descending; default),
+        ``"rank"`` (the rank column) or ``"file"`` (line order).
+    depth: evaluate only the first ``depth`` documents of each topic.
+    complete: score every qrels topic; a topic missing from a run scores 0.
+    dedupe: keep the first-ranked copy of a repeated docno instead of failing.
+    iprob: intent probabilities (validated and kept on the qrels for measures using them).
+    on_run: called with each run's :class:`RunScores` as soon as it is scored.
+
+    Returns a DataFrame with columns ``runid``, ``topic`` and one per measure
+    (canonical names). No value is NaN: a topic without relevant documents
+    scores 0 and is named in a warning. Means: :func:`divaleval.mean_rows`.
+    """
+    warn = warn or warn_to_stderr
+    if not isinstance(qrels, Qrels):
+        qrels = load_qrels(qrels, iprob, warn)
+    elif iprob is not None:
+        qrels.attach_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
+    evaluator = Evaluator(qrels, resolve_measures(measures), order=order, depth=depth,
+                          complete=complete, dedupe=dedupe, warn=warn)
+    frames = []
+    for run in iter_runs(runs):
+        scores = evaluator.score(run)
+        if on_run is not None:
+            on_run(scores)
+        frames.append(scores.frame())
+    return pd.concat(frames, ignore_index=True)

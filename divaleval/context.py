@@ -1,0 +1,106 @@
+"""What a measure kernel sees: one run against the qrels, over a set of topics.
+
+Everything is topic-vectorised: arrays have one row per evaluated topic. The
+documents of a ranking that are relevant to some intent ("hits") are gathered
+into padded ``topics x hits`` arrays; measures of the ndeval family only ever
+add terms for hits, and skipping the zero terms of the other documents leaves
+every sum bit for bit the same. Derived arrays are cached per context, so the
+measures of one family share their work.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from .ranking import RankedRun
+from .topics import Qrels
+
+PAST_END = np.iinfo(np.int64).max // 4  # position of padding: beyond every cutoff
+
+
+@dataclass
+class Hits:
+    """The relevant documents of each topic's ranking, in rank order."""
+
+    position: np.ndarray  # (T, H) int64 1-based rank position, PAST_END for padding
+    levels: np.ndarray    # (T, H, I) int16 level of the document for each intent column
+
+    @property
+    def relevant(self) -> np.ndarray:
+        """(T, H, I) bool: relevant to the intent (level >= 1)."""
+        return self.levels >= 1
+
+
+class RunContext:
+    """One run, the qrels, and the topics to score (qrels indices, ascending)."""
+
+    def __init__(self, qrels: Qrels, run: RankedRun, topics: np.ndarray) -> None:
+        self.qrels = qrels
+        self.run = run
+        self.topics = np.asarray(topics, dtype=np.int64)
+        self._cache: dict[tuple, Any] = {}
+
+    @property
+    def n_topics(self) -> int:
+        return len(self.topics)
+
+    @property
+    def n_intents(self) -> np.ndarray:
+        """(T,) intents with at least one relevant document."""
+        return self.cached(("n_intents",), lambda: self.qrels.n_intents[self.topics])
+
+    @property
+    def rel_count(self) -> np.ndarray:
+        """(T, I) relevant documents of each intent."""
+        return self.qrels.rel_count[self.topics]
+
+    def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def hits(self) -> Hits:
+        return self.cached(("hits",), self._gather_hits)
+
+    def _gather_hits(self) -> Hits:
+        qrels, run = self.qrels, self.run
+        row = run.row
+        relevant = row >= 0
+        relevant[relevant] = qrels.row_relevant[row[relevant]]
+        topic, position, row = run.topic[relevant], run.position[relevant], row[relevant]
+        slot = np.searchsorted(self.topics, topic)
+        slot = np.minimum(slot, max(self.n_topics - 1, 0))
+        scored = (self.topics[slot] == topic) if self.n_topics else np.zeros(len(topic), bool)
+        slot, position, row = slot[scored], position[scored], row[scored]
+        counts = np.bincount(slot, minlength=self.n_topics)
+        width = max(int(counts.max(initial=0)), 1)
+        column = np.arange(len(slot)) - np.repeat(np.cumsum(counts) - counts, counts)
+        positions = np.full((self.n_topics, width), PAST_END, dtype=np.int64)
+        positions[slot, column] = position
+        levels = np.zeros((self.n_topics, width, qrels.max_intents), dtype=np.int16)
+        levels[slot, column] = qrels.levels[row]
+        return Hits(positions, levels)
+
+
+def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | None) -> np.ndarray:
+    """Row-wise value of a cumulative sum after the last entry ranked <= cutoff.
+
+    ``cumulative`` is ``np.cumsum(terms, axis=1)`` (sequential, hence exact and
+    identical to a loop); rows with no entry within the cutoff give 0.
+    """
+    if cumulative.shape[1] == 0:
+        return np.zeros(cumulative.shape[0])
+    count = (position <= (PAST_END - 1 if cutoff is None else cutoff)).sum(axis=1)
+    picked = cumulative[np.arange(cumulative.shape[0]), np.maximum(count - 1, 0)]
+    return np.where(count > 0, picked, 0.0)
+
+
+def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0."""
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    out = np.zeros(np.broadcast(numerator, denominator).shape)
+    np.divide(numerator, denominator, out=out, where=denominator != 0)
+    return out

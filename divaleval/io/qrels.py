@@ -1,0 +1,67 @@
+"""Intentwise ("diversity") qrels: ``topic intent docno judgment``.
+
+The judgment is an integer (TREC, ``-2`` .. ``4``) or an NTCIR level ``L0`` ..
+``L9``. Levels >= 1 are relevant to the intent; 0 and negative levels are
+judged non-relevant. Ids are kept as strings.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from .source import InputFile, read_input
+from .table import Columns, split_columns
+
+QRELS_LAYOUT = "topic intent docno judgment"
+LEVEL_MIN, LEVEL_MAX = -32768, 32767
+
+
+@dataclass
+class QrelsTable:
+    """The validated lines of a qrels file, one entry per line."""
+
+    name: str
+    topic: np.ndarray    # str
+    intent: np.ndarray   # str
+    docno: np.ndarray    # str
+    level: np.ndarray    # int64
+    line: np.ndarray     # int64, 1-based
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+
+def read_qrels(source: str | InputFile) -> QrelsTable:
+    """Read intentwise qrels (TREC integers or NTCIR ``L<k>`` levels)."""
+    if isinstance(source, str):
+        source = read_input(source)
+    columns = split_columns(source, 4, 4, layout=QRELS_LAYOUT)
+    if not len(columns):
+        raise InputError(source.name, None, "qrels file holds no judgments")
+    topic, intent, docno, judgment = columns.fields
+    level = parse_levels(columns, 3)
+    return QrelsTable(source.name, topic, intent, docno, level, columns.lines)
+
+
+def parse_levels(columns: Columns, j: int) -> np.ndarray:
+    """Field j as relevance levels: integers, or NTCIR's ``L<k>``."""
+    text = columns.fields[j]
+    try:
+        level = text.astype(np.int64)
+    except (ValueError, OverflowError):
+        level = np.empty(len(text), dtype=np.int64)
+        for row, value in enumerate(text):
+            digits = value[1:] if value[:1] == "L" else value
+            try:
+                level[row] = int(digits)
+            except (ValueError, OverflowError):
+                raise columns.error(
+                    row, f"judgment {value!r} is neither an integer nor an NTCIR level L<k>"
+                ) from None
+    out_of_range = (level < LEVEL_MIN) | (level > LEVEL_MAX)
+    if out_of_range.any():
+        row = int(np.argmax(out_of_range))
+        raise columns.error(row, f"judgment {text[row]!r} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
+    return level

@@ -1,0 +1,221 @@
+"""Shared machinery of the novelty-biased measures of ndeval (alpha-nDCG family).
+
+For one topic with N intents (those with a relevant document), relevance is
+binary, rel(d, i) = 1 iff level >= 1, and the novelty gain of rank r is
+
+    g_r = sum_i rel(d_r, i) * (1 - alpha)^c(r, i)
+
+with c(r, i) the number of documents above r relevant to i, summed in
+ascending intent order. Every quantity here is computed in the same floating
+point operations, in the same order, as ndeval 4.5, so the printed values
+agree with it byte for byte: powers of (1 - alpha) by repeated multiplication,
+sums sequentially in rank order (``np.cumsum``) and in intent order (a loop
+over intent columns), the discount as ``log(2) / log(r + 1)`` from the C
+library, and normalisations as divisions of already-normalised values.
+
+The greedy ideal ranking (ndeval's) is built once per qrels and alpha and
+cached on the :class:`~divaleval.topics.Qrels`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..context import PAST_END, RunContext, prefix_sum_at
+from ..topics import Qrels
+from .base import Param, in_unit_interval
+
+ALPHA = Param("alpha", float, 0.5, "redundancy penalty: each repeat of an intent keeps (1-alpha) of its gain",
+              in_unit_interval)
+BETA = Param("beta", float, 0.5, "patience of the rank-biased user (NRBP)", in_unit_interval)
+
+# Bound on elements of one padded batch of the greedy (topics x documents x intents).
+GREEDY_BATCH_ELEMENTS = 4_000_000
+
+_log_discount = np.ones(1)
+
+
+def log_discount(length: int) -> np.ndarray:
+    """d[i] = log(2)/log(i + 2) for rank i + 1, with d[0] = 1 (libm's log, like C)."""
+    global _log_discount
+    if len(_log_discount) < length:
+        start = len(_log_discount)
+        extra = [math.log(2.0) / math.log(i + 2.0) for i in range(start, max(length, 2 * start))]
+        _log_discount = np.concatenate([_log_discount, np.array(extra)])
+    return _log_discount[:length]
+
+
+def repeated_powers(base: float, length: int, first: float | np.ndarray = 1.0) -> np.ndarray:
+    """first, first*base, (first*base)*base, ...: powers by repeated multiplication.
+
+    ``first`` may be a column of per-topic starting values; the result then has
+    one row per topic.
+    """
+    first = np.asarray(first, dtype=np.float64)
+    table = np.empty(first.shape + (length,))
+    table[..., 0] = first
+    table[..., 1:] = base
+    return np.cumprod(table, axis=-1)
+
+
+def novelty_gains(relevant: np.ndarray, alpha: float) -> np.ndarray:
+    """(T, H) novelty gain g_r of each hit, from (T, H, I) binary relevance."""
+    covered_before = np.cumsum(relevant, axis=1, dtype=np.int64) - relevant
+    powers = repeated_powers(1.0 - alpha, int(covered_before.max(initial=0)) + 1)
+    gains = np.zeros(relevant.shape[:2])
+    for i in range(relevant.shape[2]):
+        gains = gains + np.where(relevant[:, :, i], powers[covered_before[:, :, i]], 0.0)
+    return gains
+
+
+def greedy_ideal_gains(qrels: Qrels, alpha: float) -> np.ndarray:
+    """(topics, L) gains of ndeval's greedy ideal ranking, 0-padded.
+
+    At each rank the document with the largest novelty gain is taken; exact
+    ties go to the greatest docno. Once the best gain is 0 every later gain is
+    0 too, so only documents relevant to some intent need ranking.
+    """
+    return qrels.cached(("greedy-ideal", alpha), lambda: _greedy(qrels, alpha))
+
+
+def _greedy(qrels: Qrels, alpha: float) -> np.ndarray:
+    relevant_rows = np.flatnonzero(qrels.row_relevant)
+    row_topic = qrels.row_topic[relevant_rows]
+    counts = np.bincount(row_topic, minlength=qrels.n_topics)
+    starts = np.cumsum(counts) - counts
+    width = max(int(counts.max(initial=0)), 1)
+    n_intents = qrels.max_intents
+    ideal = np.zeros((qrels.n_topics, width))
+    q = 1.0 - alpha
+    by_size = np.argsort(counts, kind="stable")
+    begin = 0
+    while begin < len(by_size):
+        # A batch of topics of similar size, bounded in memory.
+        depth = max(int(counts[by_size[begin]]), 1)
+        end = begin + 1
+        while end < len(by_size):
+            depth_next = max(int(counts[by_size[end]]), 1)
+            if (end + 1 - begin) * depth_next * n_intents > GREEDY_BATCH_ELEMENTS:
+                break
+            depth = depth_next
+            end += 1
+        batch = by_size[begin:end]
+        begin = end
+        if depth == 0 or counts[batch].max() == 0:
+            continue
+        size = len(batch)
+        # Documents of each topic in descending docno order: argmax takes the
+        # first maximum, i.e. the greatest docno among exact ties.
+        relevant = np.zeros((size, depth, n_intents), dtype=bool)
+        available = np.zeros((size, depth), dtype=bool)
+        for b, t in enumerate(batch):
+            n = counts[t]
+            rows = relevant_rows[starts[t]: starts[t] + n][::-1]
+            relevant[b, :n] = qrels.levels[rows] >= 1
+            available[b, :n] = True
+        topic_gain = np.ones((size, n_intents))
+        chosen_gains = np.zeros((size, depth))
+        lanes = np.arange(size)
+        for rank in range(depth):
+            gains = np.zeros((size, depth))
+            for i in range(n_intents):
+                gains = gains + np.where(relevant[:, :, i], topic_gain[:, i:i + 1], 0.0)
+            gains[~available] = -1.0
+            best = np.argmax(gains, axis=1)
+            best_gain = gains[lanes, best]
+            active = best_gain > 0.0
+            if not active.any():
+                break
+            chosen_gains[:, rank] = np.where(active, best_gain, 0.0)
+            available[lanes[active], best[active]] = False
+            covers = relevant[lanes, best] & active[:, None]
+            topic_gain = np.where(covers, topic_gain * q, topic_gain)
+        ideal[batch, :depth] = chosen_gains
+    return ideal
+
+
+# -- per-run quantities, cached on the context --------------------------------
+
+def run_gains(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """(gains, positions) of the run's hits, both (T, H)."""
+    def compute():
+        hits = ctx.hits()
+        return novelty_gains(hits.relevant, alpha), hits.position
+    return ctx.cached(("novelty-gains", alpha), compute)
+
+
+def ideal_gains(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """(gains, positions) of the greedy ideal ranking of each topic."""
+    def compute():
+        gains = greedy_ideal_gains(ctx.qrels, alpha)[ctx.topics]
+        positions = np.broadcast_to(np.arange(1, gains.shape[1] + 1), gains.shape)
+        return gains, positions
+    return ctx.cached(("ideal-gains", alpha), compute)
+
+
+def _cumulative(ctx: RunContext, which: str, alpha: float, kind: str, beta: float = 0.0):
+    """Cumulative discounted gains of the run or the ideal, cached."""
+    def compute():
+        gains, positions = (run_gains if which == "run" else ideal_gains)(ctx, alpha)
+        last = int(positions[positions < PAST_END].max(initial=1))
+        clipped = np.minimum(positions, last)
+        if kind == "dcg":
+            terms = gains * log_discount(last)[clipped - 1]
+        elif kind == "err":
+            terms = gains / clipped
+        else:  # "rbp"
+            terms = gains * repeated_powers(beta, last)[clipped - 1]
+        return np.cumsum(terms, axis=1), positions
+    return ctx.cached(("cumulative", which, alpha, kind, beta), compute)
+
+
+def discounted_sum(ctx: RunContext, which: str, alpha: float, kind: str, cutoff: int | None,
+                   beta: float = 0.0) -> np.ndarray:
+    """sum over ranks r <= cutoff of g_r * discount(r), per topic (unnormalised)."""
+    cumulative, positions = _cumulative(ctx, which, alpha, kind, beta)
+    return prefix_sum_at(cumulative, positions, cutoff)
+
+
+def ideal_ideal(ctx: RunContext, alpha: float, kind: str, cutoff: int) -> np.ndarray:
+    """The "ideal ideal" normaliser: every rank covers every intent.
+
+    sum over r <= cutoff of N (1-alpha)^(r-1) * discount(r).
+    """
+    def compute():
+        gains = repeated_powers(1.0 - alpha, cutoff, ctx.n_intents.astype(np.float64))
+        if kind == "dcg":
+            terms = gains * log_discount(cutoff)
+        else:
+            terms = gains / np.arange(1, cutoff + 1)
+        return np.cumsum(terms, axis=1)[:, cutoff - 1]
+    return ctx.cached(("ideal-ideal", alpha, kind, cutoff), compute)
+
+
+def normalised(ctx: RunContext, which: str, alpha: float, kind: str, cutoff: int) -> np.ndarray:
+    """alpha-DCG@k or ERR-IA@k: discounted gain over the ideal-ideal; 0 without intents."""
+    value = discounted_sum(ctx, which, alpha, kind, cutoff)
+    norm = ideal_ideal(ctx, alpha, kind, cutoff)
+    out = np.zeros(ctx.n_topics)
+    np.divide(value, norm, out=out, where=ctx.n_intents > 0)
+    return out
+
+
+def over_ideal(ctx: RunContext, alpha: float, kind: str, cutoff: int) -> np.ndarray:
+    """The run's normalised value over the greedy ideal's; 0 where the run's alpha-DCG@k is 0."""
+    run_value = normalised(ctx, "run", alpha, kind, cutoff)
+    ideal_value = normalised(ctx, "ideal", alpha, kind, cutoff)
+    run_dcg = normalised(ctx, "run", alpha, "dcg", cutoff)
+    out = np.zeros(ctx.n_topics)
+    np.divide(run_value, ideal_value, out=out, where=run_dcg != 0)
+    return out
+
+
+def nrbp(ctx: RunContext, which: str, alpha: float, beta: float, cutoff: int | None) -> np.ndarray:
+    """NRBP = (1 - (1-alpha) beta) / N * sum_r beta^(r-1) g_r; 0 without intents."""
+    total = discounted_sum(ctx, which, alpha, "rbp", cutoff, beta)
+    n = ctx.n_intents
+    out = np.zeros(ctx.n_topics)
+    factor = (1 - (1 - alpha) * beta) / np.where(n > 0, n, 1)
+    np.multiply(total, factor, out=out, where=n > 0)
+    return out

@@ -1,0 +1,53 @@
+"""Parsing measure names: ``NAME``, ``NAME@k``, ``NAME(key=value,...)@k``, or a set name."""
+from __future__ import annotations
+
+import re
+
+from ..errors import UsageError
+from .base import REGISTRY, Measure, lookup_key
+from .sets import MEASURE_SETS
+
+_NAME = re.compile(r"^\s*(?P<name>[^()@\s]+)\s*(\((?P<params>[^()]*)\))?\s*(@\s*(?P<cutoff>\S+))?\s*$")
+
+
+def parse_measure(text: str) -> Measure:
+    """Parse one measure; raise :class:`UsageError` with a helpful message."""
+    match = _NAME.match(text)
+    if not match:
+        raise UsageError(f"cannot parse measure {text!r} (expected NAME, NAME@k or NAME(key=value,...)@k)")
+    definition = REGISTRY.get(lookup_key(match["name"]))
+    if definition is None:
+        raise UsageError(f"unknown measure {match['name']!r} (see --list-measures)")
+    params: dict[str, str] = {}
+    if match["params"] and match["params"].strip():
+        for item in match["params"].split(","):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise UsageError(f"measure {text!r}: parameter {item.strip()!r} is not key=value")
+            if key.strip() in params:
+                raise UsageError(f"measure {text!r}: parameter {key.strip()!r} given twice")
+            params[key.strip()] = value.strip()
+    cutoff = None
+    if match["cutoff"] is not None:
+        if not match["cutoff"].isdigit():
+            raise UsageError(f"measure {text!r}: cutoff {match['cutoff']!r} is not a positive integer")
+        cutoff = int(match["cutoff"])
+    try:
+        return definition.bind(params, cutoff)
+    except ValueError as exc:
+        raise UsageError(f"measure {text!r}: {exc}") from None
+
+
+def parse_measures(texts: list[str] | tuple[str, ...]) -> list[Measure]:
+    """Parse ``-m`` values (each may be a set name, or comma-free single measure).
+
+    Repeats are dropped, keeping the first; the order given is kept.
+    """
+    measures: list[Measure] = []
+    for text in texts:
+        expanded = MEASURE_SETS.get(text.strip().lower())
+        for item in (expanded if expanded is not None else [text]):
+            found = parse_measure(item)
+            if found not in measures:
+                measures.append(found)
+    return measures

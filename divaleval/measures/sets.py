@@ -1,0 +1,18 @@
+"""Named measure sets, usable as ``-m NAME``."""
+from __future__ import annotations
+
+NDEVAL_SET = [
+    "ERR-IA@5", "ERR-IA@10", "ERR-IA@20",
+    "nERR-IA@5", "nERR-IA@10", "nERR-IA@20",
+    "alpha-DCG@5", "alpha-DCG@10", "alpha-DCG@20",
+    "alpha-nDCG@5", "alpha-nDCG@10", "alpha-nDCG@20",
+    "NRBP", "nNRBP", "MAP-IA",
+    "P-IA@5", "P-IA@10", "P-IA@20",
+    "strec@5", "strec@10", "strec@20",
+]
+
+MEASURE_SETS: dict[str, list[str]] = {
+    "ndeval": NDEVAL_SET,
+}
+
+DEFAULT_SET = "ndeval"

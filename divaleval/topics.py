@@ -1,0 +1,203 @@
+"""The qrels in array form, built once and shared by every run.
+
+Per topic: the judged documents (rows, sorted by docno), a documents x intents
+matrix of levels for the intents that have at least one relevant document (in
+natural intent order), the number of relevant documents of each intent, and
+intent weights. Anything derived only from the qrels (ideal rankings) is cached
+here with :meth:`Qrels.cached`, so it is computed once for all runs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError, WarningSink, describe_ids, warn_to_stderr
+from .ids import factorize_sorted, natural_key
+from .io.iprob import IntentProbabilities
+from .io.qrels import QrelsTable
+
+IPROB_TOLERANCE = 1e-3
+
+
+@dataclass
+class Qrels:
+    """Judgments of every topic as arrays (see module docstring)."""
+
+    name: str
+    topic_ids: list[str]
+    row_start: np.ndarray        # (T+1,) judged rows of topic t are row_start[t]:row_start[t+1]
+    row_docno: np.ndarray        # (rows,) docno of each judged row
+    row_key: np.ndarray          # (rows,) topic * n_docnos + docno code, ascending
+    docnos: pd.Index             # distinct judged docnos, sorted; position = docno code
+    levels: np.ndarray           # (rows, I) int16 level of row's document for intent column i
+    intent_ids: list[list[str]]  # per topic, the intents of its columns
+    rel_count: np.ndarray        # (T, I) relevant documents of each intent (0 for padding)
+    weights: np.ndarray          # (T, I) intent weights P(i) (uniform unless an iprob file is given)
+    iprob: IntentProbabilities | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    # -- shape -------------------------------------------------------------
+    @property
+    def n_topics(self) -> int:
+        return len(self.topic_ids)
+
+    @property
+    def n_intents(self) -> np.ndarray:
+        """Intents with at least one relevant document, per topic."""
+        return (self.rel_count > 0).sum(axis=1)
+
+    @property
+    def max_intents(self) -> int:
+        return self.levels.shape[1]
+
+    def topic_rows(self, t: int) -> slice:
+        return slice(int(self.row_start[t]), int(self.row_start[t + 1]))
+
+    @property
+    def row_topic(self) -> np.ndarray:
+        return np.repeat(np.arange(self.n_topics), np.diff(self.row_start))
+
+    @property
+    def row_relevant(self) -> np.ndarray:
+        return self.cached(("row_relevant",), lambda: (self.levels >= 1).any(axis=1))
+
+    def topic_position(self, topic_ids: np.ndarray) -> np.ndarray:
+        """Index of each id in ``topic_ids`` (-1 for a topic the qrels lack)."""
+        return self.cached(("topic_index",), lambda: pd.Index(self.topic_ids)).get_indexer(topic_ids)
+
+    def lookup_rows(self, topic: np.ndarray, docno: np.ndarray) -> np.ndarray:
+        """Judged row of each (topic index, docno) pair, -1 where unjudged."""
+        code = self.docnos.get_indexer(docno)
+        key = topic.astype(np.int64) * len(self.docnos) + code
+        where = np.searchsorted(self.row_key, key)
+        where = np.minimum(where, len(self.row_key) - 1)
+        found = (code >= 0) & (self.row_key[where] == key)
+        return np.where(found, where, -1)
+
+    def topics_without_relevant(self) -> list[str]:
+        return [self.topic_ids[t] for t in np.flatnonzero(self.n_intents == 0)]
+
+    # -- caching of qrels-only quantities -----------------------------------
+    def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    # -- intent probabilities ----------------------------------------------
+    def attach_iprob(self, iprob: IntentProbabilities, warn: WarningSink = warn_to_stderr) -> None:
+        """Use the probabilities of ``iprob`` as intent weights.
+
+        Probabilities are used as given (NTCIREVAL's convention): a topic whose
+        probabilities do not sum to 1 is named in a warning, not renormalised.
+        """
+        topic_of = {tid: t for t, tid in enumerate(self.topic_ids)}
+        column_of = [{iid: c for c, iid in enumerate(ids)} for ids in self.intent_ids]
+        weights = np.zeros_like(self.weights)
+        sums: dict[str, float] = {}
+        unknown_topics: set[str] = set()
+        for tid, iid, p in zip(iprob.topic, iprob.intent, iprob.probability):
+            sums[tid] = sums.get(tid, 0.0) + float(p)
+            t = topic_of.get(tid)
+            if t is None:
+                unknown_topics.add(tid)
+                continue
+            c = column_of[t].get(iid)
+            if c is not None:
+                weights[t, c] = p
+        if unknown_topics:
+            warn(f"{iprob.name}: topics not in the qrels are ignored: "
+                 f"{describe_ids(sorted(unknown_topics, key=natural_key))}")
+        off = [tid for tid in sorted(sums, key=natural_key)
+               if tid in topic_of and abs(sums[tid] - 1.0) > IPROB_TOLERANCE]
+        if off:
+            warn(f"{iprob.name}: intent probabilities do not sum to 1 for topics "
+                 f"{describe_ids(off)} (used as given)")
+        missing = [tid for tid, t in topic_of.items()
+                   if self.rel_count[t].any() and tid not in sums]
+        if missing:
+            warn(f"{iprob.name}: no probabilities for topics {describe_ids(missing)}; "
+                 f"their intents get weight 0")
+        self.weights = weights
+        self.iprob = iprob
+        self._cache.clear()
+
+
+def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
+    """Turn validated qrels lines into :class:`Qrels`.
+
+    duplicates: "error" rejects a repeated (topic, intent, docno);
+        "last" keeps the last line's level and counts every relevant line in
+        the intent's number of relevant documents (ndeval's reading).
+    """
+    topic, topic_ids = factorize_sorted(table.topic, natural_key)
+    doc, docnos = factorize_sorted(table.docno)
+    intent, intent_names = factorize_sorted(table.intent, natural_key)
+    n_docs, n_int = len(docnos), len(intent_names)
+
+    # One cell per (topic, intent, docno); a repeated cell is an error or "last wins".
+    cell = (topic * n_int + intent) * n_docs + doc
+    order = np.argsort(cell, kind="stable")
+    repeated = cell[order][1:] == cell[order][:-1]
+    if repeated.any():
+        if duplicates == "error":
+            j = int(np.argmax(repeated))
+            first, second = sorted((int(order[j]), int(order[j + 1])))
+            raise InputError(
+                table.name, int(table.line[second]),
+                f"judgment of document {table.docno[second]} for intent {table.intent[second]} "
+                f"of topic {table.topic[second]} repeats line {table.line[first]}",
+            )
+    last_of_cell = np.ones(len(order), dtype=bool)
+    last_of_cell[:-1] = ~repeated
+    kept_lines = np.sort(order[last_of_cell])
+
+    # Relevant lines per (topic, intent); intents without any are left out.
+    pair_key = topic * n_int + intent
+    pairs, pair_of_line = np.unique(pair_key, return_inverse=True)
+    rel_per_pair = np.bincount(pair_of_line, weights=table.level >= 1, minlength=len(pairs))
+    kept = rel_per_pair > 0
+    kept_pairs = pairs[kept]
+    kept_topic = kept_pairs // n_int
+    n_intents = np.bincount(kept_topic, minlength=len(topic_ids)).astype(np.int64)
+    pair_start = np.searchsorted(kept_topic, np.arange(len(topic_ids)))
+    # Column of a kept pair: its rank among the topic's kept intents (natural order).
+    column_of_kept = np.arange(len(kept_pairs)) - pair_start[kept_topic]
+    n_columns = max(int(n_intents.max()) if len(n_intents) else 0, 1)
+
+    rel_count = np.zeros((len(topic_ids), n_columns), dtype=np.int64)
+    rel_count[kept_topic, column_of_kept] = rel_per_pair[kept].astype(np.int64)
+    intent_ids: list[list[str]] = [[] for _ in topic_ids]
+    for t, i in zip(kept_topic.tolist(), (kept_pairs % n_int).tolist()):
+        intent_ids[t].append(intent_names[i])
+
+    row_key_all = topic * n_docs + doc
+    row_key, row_of_line = np.unique(row_key_all, return_inverse=True)
+    row_topic = row_key // n_docs
+    row_start = np.searchsorted(row_topic, np.arange(len(topic_ids) + 1))
+    docno_array = np.asarray(docnos, dtype=object)
+
+    levels = np.zeros((len(row_key), n_columns), dtype=np.int16)
+    kept_index = np.full(len(pairs), -1, dtype=np.int64)
+    kept_index[kept] = np.arange(len(kept_pairs))
+    line_kept = kept_index[pair_of_line[kept_lines]]
+    lines = kept_lines[line_kept >= 0]
+    levels[row_of_line[lines], column_of_kept[line_kept[line_kept >= 0]]] = table.level[lines]
+
+    weights = np.where(
+        rel_count > 0, 1.0 / np.maximum(n_intents, 1)[:, None], 0.0
+    )
+    return Qrels(
+        name=table.name,
+        topic_ids=[str(t) for t in topic_ids],
+        row_start=row_start.astype(np.int64),
+        row_docno=docno_array[row_key % n_docs],
+        row_key=row_key.astype(np.int64),
+        docnos=pd.Index(docno_array),
+        levels=levels,
+        intent_ids=intent_ids,
+        rel_count=rel_count,
+        weights=weights,
+    )
