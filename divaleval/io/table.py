@@ -53,12 +53,12 @@ def split_columns(
     layout: the expected line layout, quoted in error messages.
     """
     width = (max_fields + 1) if max_fields is not None else min_fields
-    fields = _tokenize(source, width)
-    lines = np.arange(1, len(fields[0]) + 1, dtype=np.int64) if fields else np.zeros(0, np.int64)
+    hint = f" (expected: {layout})" if layout else ""
+    fields = _tokenize(source, width, min_fields, max_fields, blank_lines, hint)
+    lines = np.arange(1, len(fields[0]) + 1, dtype=np.int64)
     columns = Columns(source, fields, lines)
     if not len(lines):
         return columns
-    hint = f" (expected: {layout})" if layout else ""
 
     blank = fields[0] == ""
     if blank.any():
@@ -85,15 +85,16 @@ def split_columns(
     return columns
 
 
-def _tokenize(source: InputFile, width: int) -> list[np.ndarray]:
+def _tokenize(source: InputFile, width: int, min_fields: int, max_fields: int | None,
+              blank_lines: str, hint: str) -> list[np.ndarray]:
     if not source.data.strip():
         # Only whitespace: pandas would refuse it; keep the blank lines countable.
         count = source.data.count(b"\n") + (0 if source.data.endswith(b"\n") or not source.data else 1)
         return [np.full(count, "", dtype=object) for _ in range(width)]
+    # With max_fields, `width` has one sentinel column past it that catches
+    # longer lines; without, usecols drops the extra fields (ndeval's reading).
+    layout = {"index_col": False} if max_fields is not None else {"usecols": list(range(width))}
     with warnings.catch_warnings():
-        # Extra fields past `width` are dropped with a ParserWarning: that is
-        # exactly the ndeval reading when max_fields is None, and is caught by
-        # the sentinel column otherwise.
         warnings.simplefilter("ignore")
         try:
             frame = pd.read_csv(
@@ -101,7 +102,6 @@ def _tokenize(source: InputFile, width: int) -> list[np.ndarray]:
                 sep=r"\s+",
                 header=None,
                 names=list(range(width)),
-                index_col=False,
                 dtype=str,
                 keep_default_na=False,
                 na_values=[],
@@ -110,10 +110,25 @@ def _tokenize(source: InputFile, width: int) -> list[np.ndarray]:
                 engine="c",
                 encoding="utf-8",
                 encoding_errors="surrogateescape",
+                **layout,
             )
-        except (ValueError, pd.errors.ParserError) as exc:  # pragma: no cover - defensive
+        except (ValueError, pd.errors.ParserError) as exc:
+            _diagnose(source, min_fields, max_fields, blank_lines, hint)
             raise InputError(source.name, None, f"cannot parse: {exc}") from None
     return [frame[j].to_numpy(dtype=object) for j in range(width)]
+
+
+def _diagnose(source: InputFile, min_fields: int, max_fields: int | None, blank_lines: str, hint: str) -> None:
+    """Find, line by line, the first line with a wrong number of fields, and raise."""
+    for number, raw in enumerate(source.data.split(b"\n"), start=1):
+        found = len(raw.split())
+        if found == 0:
+            if blank_lines == "error" and number <= source.data.count(b"\n"):
+                raise InputError(source.name, number, "blank line" + hint)
+            continue
+        if found < min_fields or (max_fields is not None and found > max_fields):
+            expected = min_fields if found < min_fields else max_fields
+            raise InputError(source.name, number, f"expected {expected} fields, found {found}{hint}")
 
 
 def parse_int_column(columns: Columns, j: int, what: str) -> np.ndarray:

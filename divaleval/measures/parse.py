@@ -38,13 +38,27 @@ def parse_measure(text: str) -> Measure:
         raise UsageError(f"measure {text!r}: {exc}") from None
 
 
+def split_measure_list(text: str) -> list[str]:
+    """Split ``a@5,b(x=1,y=2)@10`` on the commas outside parentheses."""
+    items, depth, current = [], 0, []
+    for char in text:
+        if char == "," and depth == 0:
+            items.append("".join(current))
+            current = []
+            continue
+        depth += (char == "(") - (char == ")")
+        current.append(char)
+    items.append("".join(current))
+    return [item.strip() for item in items if item.strip()]
+
+
 def parse_measures(texts: list[str] | tuple[str, ...]) -> list[Measure]:
-    """Parse ``-m`` values (each may be a set name, or comma-free single measure).
+    """Parse ``-m`` values: measures, comma-separated lists of them, or set names.
 
     Repeats are dropped, keeping the first; the order given is kept.
     """
     measures: list[Measure] = []
-    for text in texts:
+    for text in (item for value in texts for item in split_measure_list(value)):
         expanded = MEASURE_SETS.get(text.strip().lower())
         for item in (expanded if expanded is not None else [text]):
             found = parse_measure(item)

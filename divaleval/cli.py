@@ -1,0 +1,129 @@
+"""The command line: ``divaleval [OPTIONS] QRELS RUN...`` and ``divaleval ndeval ...``.
+
+Thin by design: options become one call of :func:`divaleval.evaluate`, whose
+per-run results stream into the chosen output format.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+from tabulate import tabulate
+
+from . import __version__
+from .api import evaluate, load_qrels, resolve_measures
+from .errors import DivalevalError, InputError, UsageError, warn_to_stderr
+from .measures import MEASURE_SETS, catalogue
+from .measures.base import OPTIONAL, REQUIRED
+from .output import FORMATS, make_writer
+from .ranking import ORDERS
+
+EPILOG = """\b
+Examples:
+  divaleval qrels.txt run1.txt run2.txt          # ndeval's 21 columns, ndeval's CSV
+  divaleval -m alpha-nDCG@20 -m ERR-IA@20 qrels.txt runs/
+  divaleval -m 'alpha-nDCG(alpha=0.8)@30' -f table qrels.txt.gz run.gz
+  divaleval -c -M 100 -n -f trec qrels.txt runs/  # means over every qrels topic
+  zcat run.gz | divaleval qrels.txt -
+  divaleval ndeval -c -traditional qrels.txt run  # byte-exact ndeval 4.5
+
+\b
+RUN may be a file, a directory (every file in it, sorted by name), '-' for
+standard input; gzip is read transparently. Exit status: 0 on success, 2 on a
+bad option or input (the message names the file and line).
+"""
+
+
+def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    rows = []
+    for definition in catalogue():
+        name = definition.name + {REQUIRED: "@k", OPTIONAL: "[@k]"}.get(definition.cutoff, "")
+        params = ", ".join(f"{p.name}={p.default}" for p in definition.params) or "-"
+        rows.append([name, params, definition.summary])
+    click.echo(tabulate(rows, headers=["measure", "parameters (defaults)", "definition"]))
+    click.echo("\nSets: " + "; ".join(f"{name} = {', '.join(items)}" for name, items in MEASURE_SETS.items()))
+    click.echo("Syntax: NAME@k or NAME(key=value,...)@k, e.g. alpha-nDCG(alpha=0.8)@30; "
+               "-m may repeat or hold a comma-separated list.")
+    ctx.exit(0)
+
+
+@click.command(
+    epilog=EPILOG,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.argument("qrels", metavar="QRELS")
+@click.argument("runs", metavar="RUN...", nargs=-1, required=True)
+@click.option("-m", "--measure", "measures", multiple=True, metavar="NAME",
+              help="Measure to compute (repeatable; default: the ndeval set). See --list-measures.")
+@click.option("--list-measures", is_flag=True, is_eager=True, expose_value=False, callback=_list_measures,
+              help="List every measure with its parameters and definition, and exit.")
+@click.option("--iprob", metavar="FILE", help="Intent probabilities: topic intent probability [inf|nav].")
+@click.option("--order", type=click.Choice(ORDERS), default="score", show_default=True,
+              help="Ranking order: score (descending, ties by docno descending, as trec_eval), "
+                   "rank (the rank column, as ndeval) or file (line order, as NTCIREVAL).")
+@click.option("-c", "--complete", is_flag=True,
+              help="Average over every qrels topic; a topic missing from a run scores 0.")
+@click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N",
+              help="Evaluate only the first N documents of each topic.")
+@click.option("--dedupe", is_flag=True, help="Keep the first-ranked copy of a repeated docno instead of failing.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="ndeval", show_default=True,
+              help="Output format.")
+@click.option("-n", "--means-only", is_flag=True, help="Print only each run's mean row.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
+@click.version_option(__version__, "--version", prog_name="divaleval")
+def evaluate_command(qrels, runs, measures, iprob, order, complete, depth, dedupe, fmt, means_only, quiet):
+    """Evaluate diversity runs against intentwise qrels.
+
+    QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
+    L<k> levels); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
+    """
+    warn = (lambda message: None) if quiet else warn_to_stderr
+    try:
+        chosen = resolve_measures(list(measures) or None)
+    except UsageError as exc:
+        raise click.UsageError(str(exc)) from None
+    writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
+    started = []
+
+    def on_run(scores) -> None:
+        if not started:
+            writer.start()
+            started.append(True)
+        writer.add_run(scores)
+        sys.stdout.flush()
+
+    try:
+        loaded = load_qrels(qrels, iprob, warn)
+        evaluate(loaded, list(runs), chosen, order=order, depth=depth, complete=complete,
+                 dedupe=dedupe, warn=warn, on_run=on_run)
+    except InputError as exc:
+        click.echo(f"divaleval: {exc}", err=True)
+        sys.exit(2)
+    except DivalevalError as exc:
+        click.echo(f"divaleval: {exc}", err=True)
+        sys.exit(2)
+    writer.finish()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: ``divaleval ndeval ...`` is the ndeval drop-in, anything else the native command."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        sys.stdout.reconfigure(errors="surrogateescape")
+        if argv[:1] == ["ndeval"]:
+            from .compat import ndeval
+
+            status = ndeval.main(argv[1:])
+            sys.stdout.flush()
+            sys.exit(status)
+        evaluate_command.main(args=argv, prog_name="divaleval")
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
+        sys.stderr.close()
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Output formats. Each writer streams: a run's rows are written as soon as it is scored.
+
+* ``ndeval``: ndeval's CSV, one header for all runs, ``%.6f``;
+* ``trec``: trec_eval's ``measure<TAB>topic<TAB>value`` lines (``%.4f``), ``all`` for the mean;
+* ``table``: an aligned table (tabulate), written once every run is scored;
+* ``json``: one JSON object per line, full precision.
+"""
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from tabulate import tabulate
+
+from ..api import RunScores
+from .formatting import c_fixed
+
+FORMATS = ("ndeval", "trec", "table", "json")
+MEAN_TOPIC = "amean"
+
+
+class Writer:
+    def __init__(self, stream: TextIO, measure_names: list[str], means_only: bool = False) -> None:
+        self.stream = stream
+        self.names = measure_names
+        self.means_only = means_only
+
+    def start(self) -> None:
+        pass
+
+    def add_run(self, scores: RunScores) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        pass
+
+    def rows(self, scores: RunScores):
+        """(topic, values) pairs to print for a run, the mean last."""
+        if not self.means_only:
+            yield from zip(scores.topic_ids, scores.matrix)
+        yield MEAN_TOPIC, scores.mean
+
+
+class NdevalWriter(Writer):
+    def start(self) -> None:
+        self.stream.write(",".join(["runid", "topic", *self.names]) + "\n")
+
+    def add_run(self, scores: RunScores) -> None:
+        lines = [
+            ",".join([scores.runid, topic, *(c_fixed(v) for v in values)])
+            for topic, values in self.rows(scores)
+        ]
+        self.stream.write("\n".join(lines) + "\n")
+
+
+class TrecWriter(Writer):
+    """trec_eval's layout; each run opens with its ``runid all NAME`` line, as in trec_eval."""
+
+    def add_run(self, scores: RunScores) -> None:
+        lines = [f"{'runid':<22}\tall\t{scores.runid}"]
+        for topic, values in self.rows(scores):
+            topic = "all" if topic == MEAN_TOPIC else topic
+            lines.extend(f"{name:<22}\t{topic}\t{c_fixed(v, 4)}" for name, v in zip(self.names, values))
+        self.stream.write("\n".join(lines) + "\n")
+
+
+class TableWriter(Writer):
+    def start(self) -> None:
+        self.table: list[list] = []
+
+    def add_run(self, scores: RunScores) -> None:
+        for topic, values in self.rows(scores):
+            self.table.append([scores.runid, topic, *(c_fixed(v, 4) for v in values)])
+
+    def finish(self) -> None:
+        self.stream.write(tabulate(self.table, headers=["runid", "topic", *self.names],
+                                   disable_numparse=True, stralign="right") + "\n")
+
+
+class JsonWriter(Writer):
+    def add_run(self, scores: RunScores) -> None:
+        lines = []
+        for topic, values in self.rows(scores):
+            record = {"runid": scores.runid, "topic": topic}
+            record.update((name, float(v)) for name, v in zip(self.names, values))
+            lines.append(json.dumps(record, ensure_ascii=False))
+        self.stream.write("\n".join(lines) + "\n")
+
+
+WRITERS = {"ndeval": NdevalWriter, "trec": TrecWriter, "table": TableWriter, "json": JsonWriter}
+
+
+def make_writer(fmt: str, stream: TextIO, measure_names: list[str], means_only: bool = False) -> Writer:
+    return WRITERS[fmt](stream, measure_names, means_only)
