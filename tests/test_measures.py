@@ -1,0 +1,70 @@
+"""The measure registry, the -m syntax, canonical names and --list-measures."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import NDEVAL_EXAMPLES as EX, run_cli
+from divaleval import UsageError, catalogue, parse_measure, parse_measures
+from divaleval.measures.base import NONE, OPTIONAL, REQUIRED
+from divaleval.measures.sets import NDEVAL_SET
+
+
+def test_ndeval_names_parse_to_themselves():
+    assert [m.name for m in parse_measures(["ndeval"])] == NDEVAL_SET
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("alpha-nDCG@20", "alpha-nDCG@20"),
+    ("alpha-nDCG(alpha=0.8)@30", "alpha-nDCG(alpha=0.8)@30"),
+    ("alpha_ndcg(alpha=0.50)@30", "alpha-nDCG@30"),     # default value drops out; case and _ free
+    ("ALPHA-NDCG( alpha = .8 ) @ 30", "alpha-nDCG(alpha=0.8)@30"),
+    ("nNRBP(beta=0.9,alpha=0.8)", "nNRBP(alpha=0.8,beta=0.9)"),  # parameters in declared order
+    ("NRBP@100", "NRBP@100"),
+    ("map-ia", "MAP-IA"),
+    ("strec@1000", "strec@1000"),
+])
+def test_canonical_names(text, canonical):
+    measure = parse_measure(text)
+    assert measure.name == canonical
+    assert parse_measure(canonical) == measure
+
+
+def test_every_family_round_trips():
+    for definition in catalogue():
+        cutoff = None if definition.cutoff == NONE else 7
+        params = {p.name: (0.25 if p.kind is float else p.default) for p in definition.params}
+        measure = definition.bind(params, cutoff)
+        assert parse_measure(measure.name) == measure
+        if definition.cutoff == OPTIONAL:
+            assert parse_measure(definition.name).cutoff is None
+        if definition.cutoff == REQUIRED:
+            with pytest.raises(UsageError):
+                parse_measure(definition.name)
+
+
+def test_lists_sets_and_repeats():
+    measures = parse_measures(["alpha-nDCG@5,ERR-IA(alpha=0.3)@10", "alpha-nDCG@5", "nNRBP(alpha=0.2,beta=0.3)"])
+    assert [m.name for m in measures] == ["alpha-nDCG@5", "ERR-IA(alpha=0.3)@10", "nNRBP(alpha=0.2,beta=0.3)"]
+
+
+def test_every_definition_is_documented():
+    for definition in catalogue():
+        assert definition.summary and definition.citation and definition.doc, definition.name
+        assert "=" in definition.doc  # the formula
+
+
+def test_list_measures_shows_everything():
+    result = run_cli(["--list-measures"])
+    assert result.returncode == 0
+    text = result.stdout.decode()
+    for definition in catalogue():
+        assert definition.name in text and definition.summary in text
+    assert "alpha=0.5" in text and "beta=0.5" in text
+
+
+def test_header_names_select_the_same_measures():
+    first = run_cli(["-m", "alpha-nDCG(alpha=0.8)@30,nNRBP(beta=0.9),strec@3", EX / "qrels.txt", EX / "runB.txt"])
+    header = first.stdout.decode().splitlines()[0].split(",")[2:]
+    assert header == ["alpha-nDCG(alpha=0.8)@30", "nNRBP(beta=0.9)", "strec@3"]
+    again = run_cli([arg for name in header for arg in ("-m", name)] + [EX / "qrels.txt", EX / "runB.txt"])
+    assert again.stdout == first.stdout
