@@ -12,7 +12,7 @@ from tabulate import tabulate
 
 from . import __version__
 from .api import evaluate, load_qrels, resolve_measures
-from .errors import DivalevalError, InputError, UsageError, warn_to_stderr
+from .errors import DivalevalError, UsageError, warn_to_stderr
 from .measures import MEASURE_SETS, catalogue
 from .measures.base import OPTIONAL, REQUIRED
 from .output import FORMATS, make_writer
@@ -98,10 +98,7 @@ def evaluate_command(qrels, runs, measures, iprob, order, complete, depth, dedup
         loaded = load_qrels(qrels, iprob, warn)
         evaluate(loaded, list(runs), chosen, order=order, depth=depth, complete=complete,
                  dedupe=dedupe, warn=warn, on_run=on_run)
-    except InputError as exc:
-        click.echo(f"divaleval: {exc}", err=True)
-        sys.exit(2)
-    except DivalevalError as exc:
+    except DivalevalError as exc:  # InputError: "FILE:LINE: reason"
         click.echo(f"divaleval: {exc}", err=True)
         sys.exit(2)
     writer.finish()

@@ -47,7 +47,7 @@ class Qrels:
     @property
     def n_intents(self) -> np.ndarray:
         """Intents with at least one relevant document, per topic."""
-        return (self.rel_count > 0).sum(axis=1)
+        return self.cached(("n_intents",), lambda: (self.rel_count > 0).sum(axis=1))
 
     @property
     def max_intents(self) -> int:

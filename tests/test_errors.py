@@ -22,6 +22,16 @@ def check_failure(result, file_name, line, *fragments):
         assert fragment in stderr, stderr
 
 
+def write_inputs(tmp_path, qrels=GOOD_QRELS, run=GOOD_RUN, iprob=None):
+    """Write the qrels, run (and iprob) texts to files; return their paths."""
+    paths = []
+    for name, text in (("q.txt", qrels), ("r.txt", run), ("p.txt", iprob)):
+        if text is not None:
+            (tmp_path / name).write_text(text)
+            paths.append(tmp_path / name)
+    return paths
+
+
 QRELS_CASES = {
     "three fields": ("1 1 d1 1\n1 2 d2\n", 2, "expected 4 fields, found 3"),
     "five fields": ("1 1 d1 1 x\n", 1, "expected 4 fields, found 5"),
@@ -35,10 +45,7 @@ QRELS_CASES = {
 @pytest.mark.parametrize("case", list(QRELS_CASES))
 def test_bad_qrels(tmp_path, case):
     text, line, reason = QRELS_CASES[case]
-    qrels = tmp_path / "q.txt"
-    qrels.write_text(text)
-    run = tmp_path / "r.txt"
-    run.write_text(GOOD_RUN)
+    qrels, run = write_inputs(tmp_path, qrels=text)
     check_failure(run_cli([qrels, run]), str(qrels), line, reason)
     assert qrels.read_text() == text  # never written
 
@@ -57,28 +64,19 @@ RUN_CASES = {
 @pytest.mark.parametrize("case", list(RUN_CASES))
 def test_bad_run(tmp_path, case):
     text, line, reason = RUN_CASES[case]
-    qrels = tmp_path / "q.txt"
-    qrels.write_text(GOOD_QRELS)
-    run = tmp_path / "r.txt"
-    run.write_text(text)
+    qrels, run = write_inputs(tmp_path, run=text)
     check_failure(run_cli([qrels, run]), str(run), line, reason)
     assert run.read_text() == text
 
 
 def test_repeated_rank_with_order_rank(tmp_path):
-    run = tmp_path / "r.txt"
-    run.write_text("1 Q0 d1 1 2.5 r\n1 Q0 d2 1 1.5 r\n")
-    qrels = tmp_path / "q.txt"
-    qrels.write_text(GOOD_QRELS)
+    qrels, run = write_inputs(tmp_path, run="1 Q0 d1 1 2.5 r\n1 Q0 d2 1 1.5 r\n")
     check_failure(run_cli(["--order", "rank", qrels, run]), str(run), 2, "repeats line 1")
     assert run_cli([qrels, run]).returncode == 0  # score order does not need distinct ranks
 
 
 def test_dedupe_keeps_the_first_ranked_copy(tmp_path):
-    qrels = tmp_path / "q.txt"
-    qrels.write_text(GOOD_QRELS)
-    run = tmp_path / "r.txt"
-    run.write_text("1 Q0 d2 3 0.5 r\n1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n")
+    qrels, run = write_inputs(tmp_path, run="1 Q0 d2 3 0.5 r\n1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n")
     clean = tmp_path / "clean.txt"
     clean.write_text("1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n")
     deduped = run_cli(["--dedupe", qrels, run])
@@ -108,22 +106,12 @@ IPROB_CASES = {
 @pytest.mark.parametrize("case", list(IPROB_CASES))
 def test_bad_iprob(tmp_path, case):
     text, line, reason = IPROB_CASES[case]
-    iprob = tmp_path / "p.txt"
-    iprob.write_text(text)
-    qrels = tmp_path / "q.txt"
-    qrels.write_text(GOOD_QRELS)
-    run = tmp_path / "r.txt"
-    run.write_text(GOOD_RUN)
+    qrels, run, iprob = write_inputs(tmp_path, iprob=text)
     check_failure(run_cli(["--iprob", iprob, qrels, run]), str(iprob), line, reason)
 
 
 def test_iprob_accepted_and_checked(tmp_path):
-    iprob = tmp_path / "p.txt"
-    iprob.write_text("1;1;0.7;nav\n1;2;0.2;inf\n9 1 1.0\n")
-    qrels = tmp_path / "q.txt"
-    qrels.write_text(GOOD_QRELS)
-    run = tmp_path / "r.txt"
-    run.write_text(GOOD_RUN)
+    qrels, run, iprob = write_inputs(tmp_path, iprob="1;1;0.7;nav\n1;2;0.2;inf\n9 1 1.0\n")
     result = run_cli(["--iprob", iprob, qrels, run])
     assert result.returncode == 0
     stderr = result.stderr.decode()
