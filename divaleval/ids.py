@@ -20,17 +20,22 @@ def natural_order(identifiers: Iterable[str]) -> list[str]:
     return sorted(identifiers, key=natural_key)
 
 
-def factorize_sorted(values: np.ndarray, key=None) -> tuple[np.ndarray, list[str]]:
-    """Codes of ``values`` into their sorted distinct values.
+def sort_labels(codes: np.ndarray, labels, key=None) -> tuple[np.ndarray, list[str]]:
+    """Re-code ``codes`` (into ``labels``) so that code order is label order.
 
     Sorting uses ``key`` (default: plain string order, which for UTF-8 text is
-    the byte order ``strcmp`` uses).
+    the byte order ``strcmp`` uses). Labels are sorted once, not per value.
     """
+    labels = list(labels)
+    order = sorted(range(len(labels)), key=(lambda j: key(labels[j])) if key else labels.__getitem__)
+    remap = np.empty(len(labels), dtype=np.int64)
+    remap[np.asarray(order, dtype=np.int64)] = np.arange(len(labels), dtype=np.int64)
+    return remap[codes], [labels[j] for j in order]
+
+
+def factorize_sorted(values: np.ndarray, key=None) -> tuple[np.ndarray, list[str]]:
+    """Codes of ``values`` into their sorted distinct values (see :func:`sort_labels`)."""
     import pandas as pd
 
     codes, uniques = pd.factorize(values, sort=False)
-    uniques = list(uniques)
-    order = sorted(range(len(uniques)), key=(lambda j: key(uniques[j])) if key else uniques.__getitem__)
-    remap = np.empty(len(uniques), dtype=np.int64)
-    remap[np.asarray(order, dtype=np.int64)] = np.arange(len(uniques), dtype=np.int64)
-    return remap[codes], [uniques[j] for j in order]
+    return sort_labels(codes, uniques, key)

@@ -63,82 +63,98 @@ def rank_run(
     if order not in ORDERS:
         raise ValueError(f"unknown order {order!r}")
     # Topics: qrels index, or an index past the qrels for topics they lack.
-    known = qrels.topic_position(run.topic)
-    unknown_ids = sorted(set(run.topic[known < 0].tolist()), key=natural_key)
-    topic = known.astype(np.int64)
-    if unknown_ids:
-        extra = pd.Index(unknown_ids).get_indexer(run.topic[known < 0])
-        topic[known < 0] = qrels.n_topics + extra
+    labels = run.topic.labels
+    label_topic = qrels.topic_position(labels).astype(np.int64)
+    unknown = np.flatnonzero(label_topic < 0)
+    unknown_ids = sorted((str(labels[j]) for j in unknown), key=natural_key)
+    if len(unknown):
+        label_topic[unknown] = qrels.n_topics + pd.Index(unknown_ids).get_indexer(labels[unknown])
+    topic = label_topic[run.topic.codes]
+    row = qrels.lookup_rows(np.minimum(topic, qrels.n_topics), run.docno)
 
     ranked = _order(run, topic, order)
-    topic_sorted = topic[ranked]
-
-    def positions(sorted_topics: np.ndarray) -> np.ndarray:
-        starts = np.searchsorted(sorted_topics, sorted_topics, side="left")
-        return np.arange(len(sorted_topics), dtype=np.int64) - starts + 1
-
     if duplicates_after_depth and depth is not None:
-        ranked = ranked[positions(topic_sorted) <= depth]
-        topic_sorted = topic[ranked]
-    ranked = _check_duplicates(run, topic, ranked, dedupe)
+        ranked = ranked[_positions(topic[ranked]) <= depth]
+    ranked = _check_duplicates(run, topic, row, ranked, dedupe)
     topic_sorted = topic[ranked]
-    position = positions(topic_sorted)
+    position = _positions(topic_sorted)
+    keep = topic_sorted < qrels.n_topics
     if depth is not None:
-        keep = position <= depth
-        ranked, topic_sorted, position = ranked[keep], topic_sorted[keep], position[keep]
-
-    in_qrels = topic_sorted < qrels.n_topics
-    ranked, topic_sorted, position = ranked[in_qrels], topic_sorted[in_qrels], position[in_qrels]
-    row = qrels.lookup_rows(topic_sorted, run.docno[ranked]) if len(ranked) else np.zeros(0, np.int64)
+        keep &= position <= depth
+    ranked, topic_sorted, position = ranked[keep], topic_sorted[keep], position[keep]
     return RankedRun(
         name=run.name,
         runid=run.runid,
         topic=topic_sorted,
         position=position,
-        row=row.astype(np.int64),
+        row=row[ranked],
         topics=np.unique(topic_sorted),
         unknown_topics=unknown_ids,
     )
 
 
+def _positions(sorted_topics: np.ndarray) -> np.ndarray:
+    """1-based position of each entry within its run of equal topics."""
+    starts = np.searchsorted(sorted_topics, sorted_topics, side="left")
+    return np.arange(len(sorted_topics), dtype=np.int64) - starts + 1
+
+
+def _topic_of(run: RunTable, line: int) -> str:
+    return str(run.topic.labels[run.topic.codes[line]])
+
+
 def _order(run: RunTable, topic: np.ndarray, order: str) -> np.ndarray:
     """Line indices in evaluation order: by topic, then by the order rule."""
+    # Runs usually list each topic's lines together and in order: a stable
+    # sort by topic is then close to linear, and often already the answer.
+    by_topic = np.argsort(topic, kind="stable")
     if order == "file":
-        return np.lexsort((run.line, topic))
-    if order == "rank":
-        ranked = np.lexsort((run.rank, topic))
-        same = (topic[ranked][1:] == topic[ranked][:-1]) & (run.rank[ranked][1:] == run.rank[ranked][:-1])
-        if same.any():
-            j = int(np.argmax(same))
-            first, second = sorted((int(ranked[j]), int(ranked[j + 1])))
-            raise InputError(
-                run.name, int(run.line[second]),
-                f"rank {run.rank[second]} of topic {run.topic[second]} repeats line {run.line[first]} "
-                f"(ranks must be distinct to order by rank; try --order score)",
-            )
-        return ranked
-    # score descending; exact ties broken by docno descending. Docno order is
-    # computed only among tied lines, which are usually few.
-    ranked = np.lexsort((-run.score, topic))
-    tied = (topic[ranked][1:] == topic[ranked][:-1]) & (run.score[ranked][1:] == run.score[ranked][:-1])
+        return by_topic
+    key = run.rank if order == "rank" else -run.score
+    grouped_topic, grouped_key = topic[by_topic], key[by_topic]
+    same_topic = grouped_topic[1:] == grouped_topic[:-1]
+    if np.all(~same_topic | (grouped_key[1:] >= grouped_key[:-1])):
+        ranked = by_topic
+    else:
+        ranked = np.lexsort((key, topic))
+    ranked_key = key[ranked]
+    tied = (topic[ranked][1:] == topic[ranked][:-1]) & (ranked_key[1:] == ranked_key[:-1])
     if not tied.any():
         return ranked
+    if order == "rank":
+        j = int(np.argmax(tied))
+        first, second = sorted((int(ranked[j]), int(ranked[j + 1])))
+        raise InputError(
+            run.name, int(run.line[second]),
+            f"rank {run.rank[second]} of topic {_topic_of(run, second)} repeats line {run.line[first]} "
+            f"(ranks must be distinct to order by rank; try --order score)",
+        )
+    # Exact score ties are broken by docno descending; docno order is computed
+    # only among the tied lines, which are usually few.
     involved = np.zeros(len(ranked), dtype=bool)
     involved[:-1] |= tied
     involved[1:] |= tied
     lines = ranked[involved]
     docno_rank = np.zeros(len(topic), dtype=np.int64)
     docno_rank[lines], _ = factorize_sorted(run.docno[lines])
-    return np.lexsort((-docno_rank, -run.score, topic))
+    return np.lexsort((-docno_rank, key, topic))
 
 
-def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, dedupe: bool) -> np.ndarray:
+def _check_duplicates(run: RunTable, topic: np.ndarray, row: np.ndarray, ranked: np.ndarray,
+                      dedupe: bool) -> np.ndarray:
     """Reject (or, with ``dedupe``, drop) a docno repeated within a topic.
 
-    The copy kept is the one ranked first.
+    A judged document is its qrels row (unique per topic and docno); only
+    unjudged docnos need comparing as strings. The copy kept is the one ranked first.
     """
-    docno_code, _ = pd.factorize(run.docno[ranked])
-    key = topic[ranked] * (int(docno_code.max(initial=0)) + 1) + docno_code
+    judged = row[ranked] >= 0
+    key = np.empty(len(ranked), dtype=np.int64)
+    key[judged] = row[ranked[judged]]
+    unjudged = ranked[~judged]
+    if len(unjudged):
+        codes, _ = pd.factorize(run.docno[unjudged])
+        offset = int(row.max(initial=-1)) + 1
+        key[~judged] = offset + topic[unjudged] * (int(codes.max()) + 1) + codes
     by_key = np.argsort(key, kind="stable")
     repeat = key[by_key][1:] == key[by_key][:-1]
     if not repeat.any():
@@ -148,7 +164,7 @@ def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, dedu
         first, second = sorted((int(ranked[by_key[j]]), int(ranked[by_key[j + 1]])))
         raise InputError(
             run.name, int(run.line[second]),
-            f"document {run.docno[second]} of topic {run.topic[second]} repeats line {run.line[first]} "
+            f"document {run.docno[second]} of topic {_topic_of(run, second)} repeats line {run.line[first]} "
             f"(use --dedupe to keep the first)",
         )
     drop = np.zeros(len(ranked), dtype=bool)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InputError, WarningSink, describe_ids, warn_to_stderr
-from .ids import factorize_sorted, natural_key
+from .ids import natural_key, sort_labels
 from .io.iprob import IntentProbabilities
 from .io.qrels import QrelsTable
 
@@ -132,9 +132,9 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         "last" keeps the last line's level and counts every relevant line in
         the intent's number of relevant documents (ndeval's reading).
     """
-    topic, topic_ids = factorize_sorted(table.topic, natural_key)
-    doc, docnos = factorize_sorted(table.docno)
-    intent, intent_names = factorize_sorted(table.intent, natural_key)
+    topic, topic_ids = sort_labels(table.topic.codes, table.topic.labels, natural_key)
+    doc, docnos = sort_labels(table.docno.codes, table.docno.labels)
+    intent, intent_names = sort_labels(table.intent.codes, table.intent.labels, natural_key)
     n_docs, n_int = len(docnos), len(intent_names)
 
     # One cell per (topic, intent, docno); a repeated cell is an error or "last wins".
@@ -147,8 +147,8 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
             first, second = sorted((int(order[j]), int(order[j + 1])))
             raise InputError(
                 table.name, int(table.line[second]),
-                f"judgment of document {table.docno[second]} for intent {table.intent[second]} "
-                f"of topic {table.topic[second]} repeats line {table.line[first]}",
+                f"judgment of document {docnos[doc[second]]} for intent {intent_names[intent[second]]} "
+                f"of topic {topic_ids[topic[second]]} repeats line {table.line[first]}",
             )
     last_of_cell = np.ones(len(order), dtype=bool)
     last_of_cell[:-1] = ~repeated

@@ -14,6 +14,7 @@ pyndeval = pytest.importorskip("pyndeval")
 from divaleval import Evaluator  # noqa: E402
 from divaleval.compat.ndeval import ndeval_measures  # noqa: E402
 from divaleval.io import QrelsTable, RunTable  # noqa: E402
+from divaleval.io.table import Factor  # noqa: E402
 from divaleval.topics import build_qrels  # noqa: E402
 
 
@@ -40,10 +41,11 @@ def random_case(seed: int):
 
 def divaleval_scores(qrels, run, alpha, beta):
     frame = pd.DataFrame(qrels, columns=["topic", "intent", "docno", "level"])
-    table = QrelsTable("random", frame.topic.to_numpy(object), frame.intent.to_numpy(object),
-                       frame.docno.to_numpy(object), frame.level.to_numpy(np.int64), np.arange(1, len(frame) + 1))
+    table = QrelsTable("random", Factor.of(frame.topic.to_numpy(object)), Factor.of(frame.intent.to_numpy(object)),
+                       Factor.of(frame.docno.to_numpy(object)), frame.level.to_numpy(np.int64),
+                       np.arange(1, len(frame) + 1))
     runs = pd.DataFrame(run, columns=["topic", "docno", "score"])
-    run_table = RunTable("random", "r", runs.topic.to_numpy(object), runs.docno.to_numpy(object),
+    run_table = RunTable("random", "r", Factor.of(runs.topic.to_numpy(object)), runs.docno.to_numpy(object),
                          np.arange(len(runs)), runs.score.to_numpy(float), np.arange(1, len(runs) + 1))
     measures = ndeval_measures(alpha, beta)
     result = Evaluator(build_qrels(table), measures, warn=lambda message: None).score(run_table)

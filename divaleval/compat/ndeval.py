@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
+import pandas as pd
 
 from .. import __version__
 from ..aggregate import topic_mean
@@ -32,7 +33,7 @@ from ..errors import InputError
 from ..io.qrels import QrelsTable
 from ..io.runs import RunTable
 from ..io.source import read_input
-from ..io.table import Columns, split_columns
+from ..io.table import STR, Columns, Factor, read_columns
 from ..measures.base import REGISTRY, Measure, lookup_key
 from ..output.formatting import c_fixed
 from ..ranking import rank_run
@@ -201,6 +202,12 @@ def _natural_number(text: str) -> int:
     return value
 
 
+def number_factor(numbers: np.ndarray) -> Factor:
+    """Numbers as ids: "007" and "7" are the same topic to ndeval."""
+    codes, uniques = pd.factorize(numbers)
+    return Factor(codes.astype(np.int64), np.asarray(uniques).astype(str).astype(object))
+
+
 def _syntax_error(columns: Columns, row: int, what: str, reason: str) -> InputError:
     return columns.error(row, f"syntax error in {what} file: {reason}")
 
@@ -210,7 +217,8 @@ def _split(path: str, fields: int, what: str, layout: str) -> Columns:
     if not source.data:
         raise InputError(source.name, None, f"{what} file is empty")
     try:
-        return split_columns(source, fields, None, blank_lines="error", layout=layout)
+        return read_columns(source, [STR] * fields, names=[f"field {j + 1}" for j in range(fields)],
+                            extra_fields="ignore", blank_lines="error", layout=layout)
     except InputError as exc:
         raise InputError(exc.source, exc.line, f"syntax error in {what} file: {exc.reason}") from None
 
@@ -235,9 +243,9 @@ def read_qrels(path: str) -> QrelsTable:
     topic_no, intent_no, level = numbers
     return QrelsTable(
         name=columns.source.name,
-        topic=topic_no.astype(str).astype(object),
-        intent=intent_no.astype(str).astype(object),
-        docno=docno,
+        topic=number_factor(topic_no),
+        intent=number_factor(intent_no),
+        docno=Factor.of(docno),
         level=np.minimum(level, 1),  # binary assessment only
         line=columns.lines,
     )
@@ -282,7 +290,7 @@ def read_run(path: str, traditional: bool) -> RunTable:
     return RunTable(
         name=columns.source.name,
         runid=str(columns.fields[5][0]),
-        topic=topic.astype(str).astype(object),
+        topic=number_factor(topic),
         docno=columns.fields[2],
         rank=rank,
         score=score,

@@ -37,7 +37,7 @@ def read_iprob(source: str | InputFile) -> IntentProbabilities:
         source = read_input(source)
     # ';' separates fields in some NTCIR files; no id contains it.
     normalised = InputFile(source.name, source.data.replace(b";", b" "))
-    columns = split_columns(normalised, 3, 4, layout=IPROB_LAYOUT)
+    columns = split_columns(normalised, 3, 4, hint=f" (expected: {IPROB_LAYOUT})")
     if not len(columns):
         raise InputError(source.name, None, "intent-probability file holds no lines")
     topic, intent, _prob, kind = columns.fields

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import InputError
 from .source import InputFile, read_input
-from .table import Columns, split_columns
+from .table import ID, LEVEL, Factor, read_columns
 
 QRELS_LAYOUT = "topic intent docno judgment"
 LEVEL_MIN, LEVEL_MAX = -32768, 32767
@@ -23,9 +23,9 @@ class QrelsTable:
     """The validated lines of a qrels file, one entry per line."""
 
     name: str
-    topic: np.ndarray    # str
-    intent: np.ndarray   # str
-    docno: np.ndarray    # str
+    topic: Factor
+    intent: Factor
+    docno: Factor
     level: np.ndarray    # int64
     line: np.ndarray     # int64, 1-based
 
@@ -37,31 +37,13 @@ def read_qrels(source: str | InputFile) -> QrelsTable:
     """Read intentwise qrels (TREC integers or NTCIR ``L<k>`` levels)."""
     if isinstance(source, str):
         source = read_input(source)
-    columns = split_columns(source, 4, 4, layout=QRELS_LAYOUT)
+    columns = read_columns(source, [ID, ID, ID, LEVEL], names=["topic", "intent", "docno", "judgment"],
+                           layout=QRELS_LAYOUT)
     if not len(columns):
         raise InputError(source.name, None, "qrels file holds no judgments")
-    topic, intent, docno, judgment = columns.fields
-    level = parse_levels(columns, 3)
-    return QrelsTable(source.name, topic, intent, docno, level, columns.lines)
-
-
-def parse_levels(columns: Columns, j: int) -> np.ndarray:
-    """Field j as relevance levels: integers, or NTCIR's ``L<k>``."""
-    text = columns.fields[j]
-    try:
-        level = text.astype(np.int64)
-    except (ValueError, OverflowError):
-        level = np.empty(len(text), dtype=np.int64)
-        for row, value in enumerate(text):
-            digits = value[1:] if value[:1] == "L" else value
-            try:
-                level[row] = int(digits)
-            except (ValueError, OverflowError):
-                raise columns.error(
-                    row, f"judgment {value!r} is neither an integer nor an NTCIR level L<k>"
-                ) from None
+    topic, intent, docno, level = columns.fields
     out_of_range = (level < LEVEL_MIN) | (level > LEVEL_MAX)
     if out_of_range.any():
         row = int(np.argmax(out_of_range))
-        raise columns.error(row, f"judgment {text[row]!r} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
-    return level
+        raise columns.error(row, f"judgment {level[row]} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
+    return QrelsTable(source.name, topic, intent, docno, level, columns.lines)

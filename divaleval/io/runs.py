@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import InputError
 from .source import InputFile, read_input
-from .table import parse_float_column, parse_int_column, split_columns
+from .table import FLOAT, ID, INT, STR, Factor, read_columns
 
 RUN_LAYOUT = "topic Q0 docno rank score runtag"
 
@@ -18,7 +18,7 @@ class RunTable:
 
     name: str            # file name, for messages
     runid: str           # the runtag of the first line
-    topic: np.ndarray    # str
+    topic: Factor
     docno: np.ndarray    # str
     rank: np.ndarray     # int64
     score: np.ndarray    # float64
@@ -32,10 +32,9 @@ def read_run(source: str | InputFile) -> RunTable:
     """Read a TREC run; every line must have exactly six fields."""
     if isinstance(source, str):
         source = read_input(source)
-    columns = split_columns(source, 6, 6, layout=RUN_LAYOUT)
+    columns = read_columns(source, [ID, ID, STR, INT, FLOAT, ID],
+                           names=["topic", "Q0", "docno", "rank", "score", "runtag"], layout=RUN_LAYOUT)
     if not len(columns):
         raise InputError(source.name, None, "run file holds no results")
-    topic, _q0, docno, _rank, _score, runtag = columns.fields
-    rank = parse_int_column(columns, 3, "rank")
-    score = parse_float_column(columns, 4, "score")
-    return RunTable(source.name, str(runtag[0]), topic, docno, rank, score, columns.lines)
+    topic, _q0, docno, rank, score, runtag = columns.fields
+    return RunTable(source.name, str(runtag.labels[runtag.codes[0]]), topic, docno, rank, score, columns.lines)

@@ -1,7 +1,14 @@
-"""Splitting a whitespace-separated file into columns, with line numbers.
+"""Splitting a whitespace-separated file into typed columns, with line numbers.
 
-The fast path is pandas' C tokenizer; anything it cannot vouch for is checked
-again line by line so that the error names the exact line.
+Two paths give the same result:
+
+* the fast path: pandas' C reader with a one-character separator (space or
+  tab) and typed columns. It is taken only when the file's shape proves it
+  safe: one separator between fields everywhere (counted), no empty field, as
+  many rows as lines;
+* the careful path, for everything else: any run of whitespace separates
+  fields, blank lines are handled, and every field is checked so that an error
+  names its exact line.
 """
 from __future__ import annotations
 
@@ -16,14 +23,41 @@ import pandas as pd
 from ..errors import InputError
 from .source import InputFile
 
+# Field kinds: "str" (object array), "id" (a Factor: codes and labels),
+# "int" (int64), "float" (float64, NaN refused), "level" (int64 from an
+# integer or an NTCIR level L<k>).
+STR, ID, INT, FLOAT, LEVEL = "str", "id", "int", "float", "level"
+
+
+@dataclass
+class Factor:
+    """Ids as integer codes into distinct labels (first-seen order)."""
+
+    codes: np.ndarray   # int64
+    labels: np.ndarray  # object array of str
+
+    def values(self) -> np.ndarray:
+        return self.labels[self.codes]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def take(self, rows: np.ndarray) -> "Factor":
+        return Factor(self.codes[rows], self.labels)
+
+    @staticmethod
+    def of(values: np.ndarray) -> "Factor":
+        codes, labels = pd.factorize(values)
+        return Factor(codes.astype(np.int64), np.asarray(labels, dtype=object))
+
 
 @dataclass
 class Columns:
-    """The fields of a file: ``fields[j][r]`` is field j of kept row r."""
+    """Typed fields of a file; ``lines[r]`` is the 1-based line of row r."""
 
     source: InputFile
-    fields: list[np.ndarray]   # object arrays of str, "" where a line has no such field
-    lines: np.ndarray          # 1-based line number of each kept row
+    fields: list
+    lines: np.ndarray
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -36,24 +70,109 @@ class Columns:
         return InputError(self.source.name, int(self.lines[row]), reason)
 
 
+def read_columns(
+    source: InputFile,
+    kinds: list[str],
+    *,
+    names: list[str],
+    extra_fields: str = "error",
+    blank_lines: str = "skip",
+    layout: str = "",
+) -> Columns:
+    """Read a file whose lines hold ``len(kinds)`` fields of the given kinds.
+
+    extra_fields: "error", or "ignore" to drop fields past the last (ndeval).
+    blank_lines: "skip" or "error".
+    names: the fields' names, for messages ("rank 'x' is not an integer").
+    """
+    fast = _fast_read(source, kinds, extra_fields)
+    if fast is not None:
+        return fast
+    hint = f" (expected: {layout})" if layout else ""
+    columns = split_columns(source, len(kinds), len(kinds) if extra_fields == "error" else None,
+                            blank_lines=blank_lines, hint=hint)
+    converted = []
+    for j, kind in enumerate(kinds):
+        text = columns.fields[j]
+        if kind == INT:
+            converted.append(parse_int_column(columns, j, names[j]))
+        elif kind == LEVEL:
+            converted.append(parse_level_column(columns, j, names[j]))
+        elif kind == FLOAT:
+            converted.append(parse_float_column(columns, j, names[j]))
+        elif kind == ID:
+            converted.append(Factor.of(text))
+        else:
+            converted.append(text)
+    return Columns(source, converted, columns.lines)
+
+
+def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Columns | None:
+    """The C reader with a one-character separator, or None where it is not provably right."""
+    data = source.data
+    if not data or data[:1].isspace():
+        return None
+    if b"\t" not in data:
+        sep = b" "
+    elif b" " not in data:
+        sep = b"\t"
+    else:
+        return None
+    n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    # Ids are read as text: a "category" dtype would turn "007" into 7.
+    dtypes = {j: {STR: str, ID: str, INT: np.int64, LEVEL: np.int64, FLOAT: np.float64}[kind]
+              for j, kind in enumerate(kinds)}
+    layout = {"usecols": list(range(len(kinds)))} if extra_fields == "ignore" else {"index_col": False}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            frame = pd.read_csv(
+                io.BytesIO(data), sep=sep.decode(), header=None, names=list(range(len(kinds))),
+                dtype=dtypes, keep_default_na=False, na_values=[], skip_blank_lines=False,
+                quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8", encoding_errors="surrogateescape",
+                **layout,
+            )
+        except (ValueError, TypeError, pd.errors.ParserError, OverflowError):
+            return None
+    if len(frame) != n_lines:
+        return None
+    if extra_fields == "error" and data.count(sep) != (len(kinds) - 1) * n_lines:
+        return None
+    fields = []
+    for j, kind in enumerate(kinds):
+        column = frame[j]
+        if kind in (ID, STR):
+            values = column.to_numpy(dtype=object)
+            if kind == ID:
+                values = Factor.of(values)
+                if (values.labels == "").any():
+                    return None
+            elif (values == "").any():
+                return None
+            fields.append(values)
+        else:
+            values = column.to_numpy()
+            if kind == FLOAT and np.isnan(values).any():
+                return None
+            fields.append(values)
+    return Columns(source, fields, np.arange(1, n_lines + 1, dtype=np.int64))
+
+
 def split_columns(
     source: InputFile,
     min_fields: int,
     max_fields: int | None,
     *,
     blank_lines: str = "skip",
-    layout: str = "",
+    hint: str = "",
 ) -> Columns:
-    """Split every line on runs of whitespace.
+    """Split every line on runs of whitespace into str fields (the careful path).
 
     min_fields: fewer fields on a line is an error.
     max_fields: more fields is an error; None keeps the first ``min_fields``
         and ignores the rest (ndeval's reading).
-    blank_lines: "skip" drops empty lines, "error" reports them.
-    layout: the expected line layout, quoted in error messages.
     """
     width = (max_fields + 1) if max_fields is not None else min_fields
-    hint = f" (expected: {layout})" if layout else ""
     fields = _tokenize(source, width, min_fields, max_fields, blank_lines, hint)
     lines = np.arange(1, len(fields[0]) + 1, dtype=np.int64)
     columns = Columns(source, fields, lines)
@@ -144,6 +263,23 @@ def parse_int_column(columns: Columns, j: int, what: str) -> np.ndarray:
         except (ValueError, OverflowError):
             raise columns.error(row, f"{what} {text!r} is not an integer") from None
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def parse_level_column(columns: Columns, j: int, what: str) -> np.ndarray:
+    """Field j as relevance levels: integers, or NTCIR's ``L<k>``."""
+    text = columns.fields[j]
+    try:
+        return text.astype(np.int64)
+    except (ValueError, OverflowError):
+        pass
+    level = np.empty(len(text), dtype=np.int64)
+    for row, value in enumerate(text):
+        digits = value[1:] if value[:1] == "L" else value
+        try:
+            level[row] = int(digits)
+        except (ValueError, OverflowError):
+            raise columns.error(row, f"{what} {value!r} is neither an integer nor an NTCIR level L<k>") from None
+    return level
 
 
 def parse_float_column(columns: Columns, j: int, what: str) -> np.ndarray:
