@@ -84,55 +84,85 @@ def _greedy(qrels: Qrels, alpha: float) -> np.ndarray:
     row_topic = qrels.row_topic[relevant_rows]
     counts = np.bincount(row_topic, minlength=qrels.n_topics)
     starts = np.cumsum(counts) - counts
-    width = max(int(counts.max(initial=0)), 1)
-    n_intents = qrels.max_intents
-    ideal = np.zeros((qrels.n_topics, width))
-    q = 1.0 - alpha
+    ideal = np.zeros((qrels.n_topics, max(int(counts.max(initial=0)), 1)))
     by_size = np.argsort(counts, kind="stable")
+    budget = GREEDY_BATCH_ELEMENTS // max(qrels.max_intents, 1)
     begin = 0
     while begin < len(by_size):
         # A batch of topics of similar size, bounded in memory.
-        depth = max(int(counts[by_size[begin]]), 1)
         end = begin + 1
-        while end < len(by_size):
-            depth_next = max(int(counts[by_size[end]]), 1)
-            if (end + 1 - begin) * depth_next * n_intents > GREEDY_BATCH_ELEMENTS:
-                break
-            depth = depth_next
+        while end < len(by_size) and (end + 1 - begin) * counts[by_size[end]] <= budget:
             end += 1
         batch = by_size[begin:end]
         begin = end
-        if depth == 0 or counts[batch].max() == 0:
+        if counts[batch].max() == 0:
             continue
-        size = len(batch)
         # Documents of each topic in descending docno order: argmax takes the
         # first maximum, i.e. the greatest docno among exact ties.
-        relevant = np.zeros((size, depth, n_intents), dtype=bool)
-        available = np.zeros((size, depth), dtype=bool)
-        for b, t in enumerate(batch):
-            n = counts[t]
-            rows = relevant_rows[starts[t]: starts[t] + n][::-1]
-            relevant[b, :n] = qrels.levels[rows] >= 1
-            available[b, :n] = True
-        topic_gain = np.ones((size, n_intents))
-        chosen_gains = np.zeros((size, depth))
-        lanes = np.arange(size)
-        for rank in range(depth):
-            gains = np.zeros((size, depth))
-            for i in range(n_intents):
-                gains = gains + np.where(relevant[:, :, i], topic_gain[:, i:i + 1], 0.0)
-            gains[~available] = -1.0
-            best = np.argmax(gains, axis=1)
-            best_gain = gains[lanes, best]
-            active = best_gain > 0.0
-            if not active.any():
-                break
-            chosen_gains[:, rank] = np.where(active, best_gain, 0.0)
-            available[lanes[active], best[active]] = False
-            covers = relevant[lanes, best] & active[:, None]
-            topic_gain = np.where(covers, topic_gain * q, topic_gain)
-        ideal[batch, :depth] = chosen_gains
+        rows = [relevant_rows[starts[t]: starts[t] + counts[t]][::-1] for t in batch]
+        gains = _greedy_batch([qrels.levels[r] >= 1 for r in rows], 1.0 - alpha)
+        ideal[batch, : gains.shape[1]] = gains
     return ideal
+
+
+def _greedy_batch(relevance: list[np.ndarray], q: float) -> np.ndarray:
+    """The greedy ideal of a batch of topics: (topics, ranks) gains.
+
+    relevance[b] is topic b's (documents, intents) binary matrix, documents in
+    descending docno order, each relevant to some intent. A document's gain is
+    the sum, in ascending intent order, of its intents' current gains; only its
+    relevant intents are visited (adding 0 changes no bit), in passes k = 0, 1,
+    ... over the documents with more than k relevant intents.
+    """
+    size, n_intents = len(relevance), relevance[0].shape[1]
+    width = max(len(r) for r in relevance)
+    # topic_gain[b, i]: (1 - alpha)^(times intent i was covered); column n_intents stays 0.
+    topic_gain = np.ones((size, n_intents + 1))
+    topic_gain[:, n_intents] = 0.0
+    flat_gain = topic_gain.reshape(-1)
+    slots = np.full((size, width, n_intents), n_intents, dtype=np.int64)  # intents, padded
+    available = np.zeros((size, width), dtype=bool)
+    for b, rel in enumerate(relevance):
+        doc, intent = np.nonzero(rel)  # row-major: intents ascending within a document
+        rank_in_doc = np.arange(len(doc)) - np.searchsorted(doc, doc)
+        slots[b, doc, rank_in_doc] = intent
+        available[b, : len(rel)] = True
+    slots += (np.arange(size) * (n_intents + 1))[:, None, None]  # into flat_gain
+    chosen = np.zeros((size, width))
+    lanes = np.arange(size)
+    passes: list[tuple[np.ndarray, np.ndarray]] = []
+    stale = True
+    for rank in range(width):
+        if stale:
+            # Rebuild the passes over the documents still available.
+            n_relevant = (slots != (np.arange(size) * (n_intents + 1) + n_intents)[:, None, None]).sum(axis=2)
+            n_relevant[~available] = 0
+            passes = []
+            for k in range(int(n_relevant.max(initial=0))):
+                where = np.flatnonzero(n_relevant.reshape(-1) > k)
+                passes.append((where, slots.reshape(-1, n_intents)[where, k]))
+            stale, picked_since = False, 0
+        gains = np.full(size * width, -1.0)
+        if passes:
+            where, slot = passes[0]
+            gains[where] = flat_gain[slot]
+            for where, slot in passes[1:]:
+                gains[where] = gains[where] + flat_gain[slot]
+        gains = gains.reshape(size, width)
+        gains[~available] = -1.0
+        best = np.argmax(gains, axis=1)
+        best_gain = gains[lanes, best]
+        active = best_gain > 0.0
+        if not active.any():
+            break
+        chosen[:, rank] = np.where(active, best_gain, 0.0)
+        available[lanes[active], best[active]] = False
+        covered = slots[lanes[active], best[active]].reshape(-1)
+        flat_gain[covered] = flat_gain[covered] * q
+        flat_gain[n_intents::n_intents + 1] = 0.0
+        picked_since += 1
+        stale = picked_since * 4 > width - rank
+    return chosen
 
 
 # -- per-run quantities, cached on the context --------------------------------
