@@ -125,6 +125,19 @@ class Qrels:
         self._cache.clear()
 
 
+def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct keys, index of each key among them), like ``np.unique``.
+
+    Hashing first and sorting only the distinct keys is much faster than
+    sorting every key when keys repeat (every judged document has many lines).
+    """
+    codes, uniques = pd.factorize(keys)
+    order = np.argsort(uniques)
+    rank = np.empty(len(uniques), dtype=np.int64)
+    rank[order] = np.arange(len(uniques))
+    return uniques[order], rank[codes]
+
+
 def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     """Turn validated qrels lines into :class:`Qrels`.
 
@@ -137,11 +150,15 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     intent, intent_names = sort_labels(table.intent.codes, table.intent.labels, natural_key)
     n_docs, n_int = len(docnos), len(intent_names)
 
-    # One cell per (topic, intent, docno); a repeated cell is an error or "last wins".
-    cell = (topic * n_int + intent) * n_docs + doc
-    order = np.argsort(cell, kind="stable")
-    repeated = cell[order][1:] == cell[order][:-1]
-    if repeated.any():
+    # Judged rows: one per (topic, docno), in (topic, docno) order.
+    row_key, row_of_line = dense_rank(topic * n_docs + doc)
+
+    # One cell per (row, intent); a repeated cell is an error or "last wins".
+    cell = row_of_line * n_int + intent
+    kept_lines = np.arange(len(cell))
+    if len(pd.unique(cell)) < len(cell):
+        order = np.argsort(cell, kind="stable")
+        repeated = cell[order][1:] == cell[order][:-1]
         if duplicates == "error":
             j = int(np.argmax(repeated))
             first, second = sorted((int(order[j]), int(order[j + 1])))
@@ -150,13 +167,12 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
                 f"judgment of document {docnos[doc[second]]} for intent {intent_names[intent[second]]} "
                 f"of topic {topic_ids[topic[second]]} repeats line {table.line[first]}",
             )
-    last_of_cell = np.ones(len(order), dtype=bool)
-    last_of_cell[:-1] = ~repeated
-    kept_lines = np.sort(order[last_of_cell])
+        last_of_cell = np.ones(len(order), dtype=bool)
+        last_of_cell[:-1] = ~repeated
+        kept_lines = np.sort(order[last_of_cell])
 
     # Relevant lines per (topic, intent); intents without any are left out.
-    pair_key = topic * n_int + intent
-    pairs, pair_of_line = np.unique(pair_key, return_inverse=True)
+    pairs, pair_of_line = dense_rank(topic * n_int + intent)
     rel_per_pair = np.bincount(pair_of_line, weights=table.level >= 1, minlength=len(pairs))
     kept = rel_per_pair > 0
     kept_pairs = pairs[kept]
@@ -173,8 +189,6 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     for t, i in zip(kept_topic.tolist(), (kept_pairs % n_int).tolist()):
         intent_ids[t].append(intent_names[i])
 
-    row_key_all = topic * n_docs + doc
-    row_key, row_of_line = np.unique(row_key_all, return_inverse=True)
     row_topic = row_key // n_docs
     row_start = np.searchsorted(row_topic, np.arange(len(topic_ids) + 1))
     docno_array = np.asarray(docnos, dtype=object)
