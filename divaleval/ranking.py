@@ -95,8 +95,11 @@ def rank_run(
 
 def _positions(sorted_topics: np.ndarray) -> np.ndarray:
     """1-based position of each entry within its run of equal topics."""
-    starts = np.searchsorted(sorted_topics, sorted_topics, side="left")
-    return np.arange(len(sorted_topics), dtype=np.int64) - starts + 1
+    if not len(sorted_topics):
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, sorted_topics[1:] != sorted_topics[:-1]])
+    lengths = np.diff(np.r_[starts, len(sorted_topics)])
+    return np.arange(len(sorted_topics), dtype=np.int64) - np.repeat(starts, lengths) + 1
 
 
 def _topic_of(run: RunTable, line: int) -> str:
@@ -155,6 +158,8 @@ def _check_duplicates(run: RunTable, topic: np.ndarray, row: np.ndarray, ranked:
         codes, _ = pd.factorize(run.docno[unjudged])
         offset = int(row.max(initial=-1)) + 1
         key[~judged] = offset + topic[unjudged] * (int(codes.max()) + 1) + codes
+    if len(pd.unique(key)) == len(key):  # the usual case: one hash pass, no sort
+        return ranked
     by_key = np.argsort(key, kind="stable")
     repeat = key[by_key][1:] == key[by_key][:-1]
     if not repeat.any():

@@ -8,6 +8,7 @@ here with :meth:`Qrels.cached`, so it is computed once for all runs.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -70,7 +71,9 @@ class Qrels:
 
     def lookup_rows(self, topic: np.ndarray, docno: np.ndarray) -> np.ndarray:
         """Judged row of each (topic index, docno) pair, -1 where unjudged."""
-        code = self.docnos.get_indexer(docno)
+        # A dict lookup beats pandas' hash index on short strings; built once.
+        position = self.cached(("docno-dict",), lambda: dict(zip(self.docnos.tolist(), range(len(self.docnos)))))
+        code = np.fromiter(map(position.get, docno, itertools.repeat(-1)), np.int64, len(docno))
         key = topic.astype(np.int64) * len(self.docnos) + code
         where = np.searchsorted(self.row_key, key)
         where = np.minimum(where, len(self.row_key) - 1)

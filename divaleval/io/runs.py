@@ -32,9 +32,9 @@ def read_run(source: str | InputFile) -> RunTable:
     """Read a TREC run; every line must have exactly six fields."""
     if isinstance(source, str):
         source = read_input(source)
-    columns = read_columns(source, [ID, ID, STR, INT, FLOAT, ID],
+    columns = read_columns(source, [ID, STR, STR, INT, FLOAT, STR],
                            names=["topic", "Q0", "docno", "rank", "score", "runtag"], layout=RUN_LAYOUT)
     if not len(columns):
         raise InputError(source.name, None, "run file holds no results")
     topic, _q0, docno, rank, score, runtag = columns.fields
-    return RunTable(source.name, str(runtag.labels[runtag.codes[0]]), topic, docno, rank, score, columns.lines)
+    return RunTable(source.name, str(runtag[0]), topic, docno, rank, score, columns.lines)

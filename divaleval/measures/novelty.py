@@ -175,29 +175,35 @@ def run_gains(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     return ctx.cached(("novelty-gains", alpha), compute)
 
 
-def ideal_gains(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """(gains, positions) of the greedy ideal ranking of each topic."""
-    def compute():
-        gains = greedy_ideal_gains(ctx.qrels, alpha)[ctx.topics]
-        positions = np.broadcast_to(np.arange(1, gains.shape[1] + 1), gains.shape)
-        return gains, positions
-    return ctx.cached(("ideal-gains", alpha), compute)
-
-
 def _cumulative(ctx: RunContext, which: str, alpha: float, kind: str, beta: float = 0.0):
-    """Cumulative discounted gains of the run or the ideal, cached."""
-    def compute():
-        gains, positions = (run_gains if which == "run" else ideal_gains)(ctx, alpha)
-        last = int(positions[positions < PAST_END].max(initial=1))
-        clipped = np.minimum(positions, last)
-        if kind == "dcg":
-            terms = gains * log_discount(last)[clipped - 1]
-        elif kind == "err":
-            terms = gains / clipped
-        else:  # "rbp"
-            terms = gains * repeated_powers(beta, last)[clipped - 1]
-        return np.cumsum(terms, axis=1), positions
-    return ctx.cached(("cumulative", which, alpha, kind, beta), compute)
+    """Cumulative discounted gains of the run or the ideal, cached.
+
+    The ideal's are computed once per qrels for every topic and only sliced here.
+    """
+    if which == "ideal":
+        qrels = ctx.qrels
+        def every_topic():
+            gains = greedy_ideal_gains(qrels, alpha)
+            positions = np.broadcast_to(np.arange(1, gains.shape[1] + 1), gains.shape)
+            return _discounted_cumsum(gains, positions, kind, beta), positions
+        def these_topics():
+            cumulative, positions = qrels.cached(("ideal-cumulative", alpha, kind, beta), every_topic)
+            return cumulative[ctx.topics], positions[ctx.topics]
+        return ctx.cached(("ideal-cumulative", alpha, kind, beta), these_topics)
+    return ctx.cached(("cumulative", alpha, kind, beta),
+                      lambda: (_discounted_cumsum(*run_gains(ctx, alpha), kind, beta), run_gains(ctx, alpha)[1]))
+
+
+def _discounted_cumsum(gains: np.ndarray, positions: np.ndarray, kind: str, beta: float) -> np.ndarray:
+    last = int(positions[positions < PAST_END].max(initial=1))
+    clipped = np.minimum(positions, last)
+    if kind == "dcg":
+        terms = gains * log_discount(last)[clipped - 1]
+    elif kind == "err":
+        terms = gains / clipped
+    else:  # "rbp"
+        terms = gains * repeated_powers(beta, last)[clipped - 1]
+    return np.cumsum(terms, axis=1)
 
 
 def discounted_sum(ctx: RunContext, which: str, alpha: float, kind: str, cutoff: int | None,
