@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -18,7 +19,7 @@ from .errors import UsageError, WarningSink, describe_ids, warn_to_stderr
 from .io import IntentProbabilities, RunTable, expand_run_paths, read_iprob, read_qrels, read_run
 from .io.source import InputFile
 from .measures import DEFAULT_SET, Measure, parse_measures
-from .ranking import ORDERS, rank_run
+from .ranking import ORDERS, RankedRun, rank_run
 from .topics import Qrels, build_qrels
 
 
@@ -68,11 +69,24 @@ class RunScores:
         return pd.DataFrame(data)
 
 
+@dataclass
+class RawScores:
+    """A run scored but not yet finished: what a worker process sends back."""
+
+    name: str
+    runid: str
+    topics: np.ndarray       # qrels topic indices scored
+    matrix: np.ndarray       # raw kernel output, NaN where undefined
+    messages: list[str]      # warnings about this run, in order
+
+
 class Evaluator:
     """Scores runs against one set of qrels with fixed settings.
 
     The qrels are read once; their ideal rankings are computed once and reused
-    for every run. Runs are read and scored one at a time.
+    for every run. Runs are read and scored one at a time, in this process or
+    in worker processes (:meth:`score_all` with ``jobs`` > 1); either way the
+    results, and the warnings, come out in the order of the runs.
     """
 
     def __init__(
@@ -99,21 +113,54 @@ class Evaluator:
         self.warn = warn
         self._warned_norel: set[int] = set()
 
-    def score(self, run: RunTable) -> RunScores:
+    def score(self, run: RunTable | str) -> RunScores:
+        """Score one run (a table or a path) and emit its warnings."""
+        return self.finish(self.score_raw(run))
+
+    def score_all(self, runs: Iterable[RunTable | str], jobs: int = 1) -> Iterator[RunScores]:
+        """Score runs in order; with ``jobs`` > 1, in that many worker processes."""
+        if jobs <= 1:
+            for run in runs:
+                yield self.score(run)
+            return
+        from .parallel import score_in_workers
+
+        self.warm_up()
+        for raw in score_in_workers(self, runs, jobs):
+            yield self.finish(raw)
+
+    def warm_up(self) -> None:
+        """Compute every qrels-only quantity the measures need (ideal rankings) now.
+
+        Worker processes then inherit them instead of each computing them.
+        """
+        empty = RankedRun("", "", *(np.zeros(0, dtype=np.int64) for _ in range(3)),
+                          topics=np.zeros(0, dtype=np.int64), unknown_topics=[])
+        score_matrix(self.qrels, empty, self.measures, np.arange(self.qrels.n_topics))
+
+    def score_raw(self, run: RunTable | str) -> RawScores:
+        if isinstance(run, str):
+            run = read_run(run)
+        messages = []
         ranked = rank_run(run, self.qrels, order=self.order, depth=self.depth, dedupe=self.dedupe)
         if ranked.unknown_topics:
-            self.warn(f"{run.name}: topics not in the qrels are ignored: {describe_ids(ranked.unknown_topics)}")
+            messages.append(f"{run.name}: topics not in the qrels are ignored: {describe_ids(ranked.unknown_topics)}")
         topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
         if not len(topics):
-            self.warn(f"{run.name}: no topic of the run is in the qrels; its mean is 0")
+            messages.append(f"{run.name}: no topic of the run is in the qrels; its mean is 0")
         matrix = score_matrix(self.qrels, ranked, self.measures, topics)
-        self._note_undefined(run, topics, matrix)
-        matrix = np.nan_to_num(matrix, nan=0.0)
-        mean = topic_mean(matrix) if len(topics) else np.zeros(len(self.measures))
-        return RunScores(run.name, run.runid, [self.qrels.topic_ids[t] for t in topics],
+        return RawScores(run.name, run.runid, topics, matrix, messages)
+
+    def finish(self, raw: RawScores) -> RunScores:
+        for message in raw.messages:
+            self.warn(message)
+        self._note_undefined(raw.name, raw.topics, raw.matrix)
+        matrix = np.nan_to_num(raw.matrix, nan=0.0)
+        mean = topic_mean(matrix) if len(raw.topics) else np.zeros(len(self.measures))
+        return RunScores(raw.name, raw.runid, [self.qrels.topic_ids[t] for t in raw.topics],
                          self.measures, matrix, mean)
 
-    def _note_undefined(self, run: RunTable, topics: np.ndarray, matrix: np.ndarray) -> None:
+    def _note_undefined(self, name: str, topics: np.ndarray, matrix: np.ndarray) -> None:
         """Warn (once per topic) about topics without relevant documents, and about NaN."""
         norel = topics[self.qrels.n_intents[topics] == 0]
         new = [t for t in norel.tolist() if t not in self._warned_norel]
@@ -124,12 +171,12 @@ class Evaluator:
         undefined = np.isnan(matrix) & (self.qrels.n_intents[topics] > 0)[:, None]
         for j in np.flatnonzero(undefined.any(axis=0)):
             ids = [self.qrels.topic_ids[t] for t in topics[undefined[:, j]]]
-            self.warn(f"{run.name}: {self.measures[j].name} is undefined (0/0) for topics "
+            self.warn(f"{name}: {self.measures[j].name} is undefined (0/0) for topics "
                       f"{describe_ids(ids)}; printed as 0")
 
 
-def iter_runs(runs: str | RunTable | Sequence[str | RunTable]) -> Iterator[RunTable]:
-    """Run tables from paths (files, directories, ``-``) or tables, read one at a time."""
+def iter_runs(runs: str | RunTable | Sequence[str | RunTable]) -> Iterator[str | RunTable]:
+    """The runs to score, in order: directories expanded; ``-`` read now (only once)."""
     if isinstance(runs, (str, RunTable)):
         runs = [runs]
     items: list[str | RunTable] = []
@@ -137,7 +184,7 @@ def iter_runs(runs: str | RunTable | Sequence[str | RunTable]) -> Iterator[RunTa
         items.extend([item] if isinstance(item, RunTable) else expand_run_paths([item]))
     expand_run_paths([item for item in items if isinstance(item, str) and item == "-"])
     for item in items:
-        yield item if isinstance(item, RunTable) else read_run(item)
+        yield read_run(item) if item == "-" else item
 
 
 def evaluate(
@@ -152,6 +199,7 @@ def evaluate(
     iprob: str | IntentProbabilities | None = None,
     warn: WarningSink | None = None,
     on_run: Callable[[RunScores], None] | None = None,
+    jobs: int = 1,
 ) -> pd.DataFrame:
     """Score runs against intentwise qrels; one row per (run, topic).
 
@@ -166,6 +214,8 @@ def evaluate(
     dedupe: keep the first-ranked copy of a repeated docno instead of failing.
     iprob: intent probabilities (validated and kept on the qrels for measures using them).
     on_run: called with each run's :class:`RunScores` as soon as it is scored.
+    jobs: score runs in this many worker processes (0: one per core); the
+        results, and the output built from them, are identical whatever it is.
 
     Returns a DataFrame with columns ``runid``, ``topic`` and one per measure
     (canonical names). No value is NaN: a topic without relevant documents
@@ -178,9 +228,10 @@ def evaluate(
         qrels.attach_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
     evaluator = Evaluator(qrels, resolve_measures(measures), order=order, depth=depth,
                           complete=complete, dedupe=dedupe, warn=warn)
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
     frames = []
-    for run in iter_runs(runs):
-        scores = evaluator.score(run)
+    for scores in evaluator.score_all(iter_runs(runs), jobs):
         if on_run is not None:
             on_run(scores)
         frames.append(scores.frame())

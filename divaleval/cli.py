@@ -71,9 +71,11 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="ndeval", show_default=True,
               help="Output format.")
 @click.option("-n", "--means-only", is_flag=True, help="Print only each run's mean row.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
+              help="Score runs in N worker processes (0: one per core); the output is the same.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
-def evaluate_command(qrels, runs, measures, iprob, order, complete, depth, dedupe, fmt, means_only, quiet):
+def evaluate_command(qrels, runs, measures, iprob, order, complete, depth, dedupe, fmt, means_only, jobs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
@@ -97,7 +99,7 @@ def evaluate_command(qrels, runs, measures, iprob, order, complete, depth, dedup
     try:
         loaded = load_qrels(qrels, iprob, warn)
         evaluate(loaded, list(runs), chosen, order=order, depth=depth, complete=complete,
-                 dedupe=dedupe, warn=warn, on_run=on_run)
+                 dedupe=dedupe, warn=warn, on_run=on_run, jobs=jobs)
     except DivalevalError as exc:  # InputError: "FILE:LINE: reason"
         click.echo(f"divaleval: {exc}", err=True)
         sys.exit(2)

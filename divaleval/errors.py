@@ -23,6 +23,9 @@ class InputError(DivalevalError):
         self.reason = reason
         super().__init__(self.location() + reason)
 
+    def __reduce__(self):  # keep the fields when sent from a worker process
+        return (type(self), (self.source, self.line, self.reason))
+
     def location(self) -> str:
         if self.line is None:
             return f"{self.source}: "

@@ -108,3 +108,22 @@ def test_demo_data_runs():
     result = run_cli(["-f", "table", SAMPLE / "qrels.txt", SAMPLE / "runs"])
     assert result.returncode == 0, result.stderr
     assert b"diverse" in result.stdout and b"amean" in result.stdout
+
+
+@pytest.mark.parametrize("jobs", ["2", "3", "0"])
+def test_jobs_give_byte_identical_output(jobs):
+    args = ["-c", EX / "qrels.txt", EX / "runA.txt", EX / "runB.txt", SAMPLE / "runs", EX / "runA.txt"]
+    one = run_cli(["-j", "1", *args])
+    many = run_cli(["-j", jobs, *args])
+    assert one.returncode == many.returncode == 0
+    assert many.stdout == one.stdout and many.stderr == one.stderr
+
+
+def test_jobs_report_a_bad_run_like_one_process(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 Q0 d1 1 x r\n")
+    one = run_cli(["-j", "1", EX / "qrels.txt", EX / "runB.txt", bad])
+    many = run_cli(["-j", "2", EX / "qrels.txt", EX / "runB.txt", bad])
+    assert one.returncode == many.returncode == 2
+    assert many.stdout == one.stdout and many.stderr == one.stderr
+    assert f"{bad}:1: score 'x'".encode() in many.stderr
