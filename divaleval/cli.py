@@ -43,7 +43,8 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         params = ", ".join(f"{p.name}={p.default}" for p in definition.params) or "-"
         rows.append([name, params, definition.summary])
     click.echo(tabulate(rows, headers=["measure", "parameters (defaults)", "definition"]))
-    click.echo("\nSets: " + "; ".join(f"{name} = {', '.join(items)}" for name, items in MEASURE_SETS.items()))
+    click.echo("\nSets: " + "; ".join(f"{name} = {', '.join(items)}" for name, items in MEASURE_SETS.items())
+               + "; all = every measure above, at cutoffs 5, 10 and 20 where it takes one.")
     click.echo("Syntax: NAME@k or NAME(key=value,...)@k, e.g. alpha-nDCG(alpha=0.8)@30; "
                "-m may repeat or hold a comma-separated list.")
     ctx.exit(0)

@@ -28,8 +28,8 @@ def sort_labels(codes: np.ndarray, labels, key=None) -> tuple[np.ndarray, list[s
     """
     labels = list(labels)
     order = sorted(range(len(labels)), key=(lambda j: key(labels[j])) if key else labels.__getitem__)
-    remap = np.empty(len(labels), dtype=np.int64)
-    remap[np.asarray(order, dtype=np.int64)] = np.arange(len(labels), dtype=np.int64)
+    remap = np.empty(len(labels), dtype=np.int32 if len(labels) < 2**31 else np.int64)
+    remap[np.asarray(order, dtype=np.int64)] = np.arange(len(labels))
     return remap[codes], [labels[j] for j in order]
 
 

@@ -149,17 +149,24 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         the intent's number of relevant documents (ndeval's reading).
     """
     topic, topic_ids = sort_labels(table.topic.codes, table.topic.labels, natural_key)
-    doc, docnos = sort_labels(table.docno.codes, table.docno.labels)
     intent, intent_names = sort_labels(table.intent.codes, table.intent.labels, natural_key)
-    n_docs, n_int = len(docnos), len(intent_names)
+    doc, docnos = sort_labels(table.docno.codes, table.docno.labels)
+    n_topics, n_docs, n_int = len(topic_ids), len(docnos), len(intent_names)
 
     # Judged rows: one per (topic, docno), in (topic, docno) order.
-    row_key, row_of_line = dense_rank(topic * n_docs + doc)
+    row_key, row_of_line = dense_rank(topic.astype(np.int64) * n_docs + doc)
+    del doc
+    row_of_line = row_of_line.astype(np.int32 if len(row_key) < 2**31 else np.int64)
 
     # One cell per (row, intent); a repeated cell is an error or "last wins".
-    cell = row_of_line * n_int + intent
-    kept_lines = np.arange(len(cell))
-    if len(pd.unique(cell)) < len(cell):
+    kept_lines = None
+    cell = row_of_line.astype(np.int64) * n_int + intent
+    n_cells = len(row_key) * n_int
+    if n_cells <= 4 * len(cell) + 1024:
+        repeats = np.bincount(cell, minlength=n_cells).max(initial=0) > 1
+    else:
+        repeats = len(pd.unique(cell)) < len(cell)
+    if repeats:
         order = np.argsort(cell, kind="stable")
         repeated = cell[order][1:] == cell[order][:-1]
         if duplicates == "error":
@@ -167,40 +174,52 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
             first, second = sorted((int(order[j]), int(order[j + 1])))
             raise InputError(
                 table.name, int(table.line[second]),
-                f"judgment of document {docnos[doc[second]]} for intent {intent_names[intent[second]]} "
-                f"of topic {topic_ids[topic[second]]} repeats line {table.line[first]}",
+                f"judgment of document {docnos[int(row_key[row_of_line[second]] % n_docs)]} for intent "
+                f"{intent_names[intent[second]]} of topic {topic_ids[topic[second]]} repeats line {table.line[first]}",
             )
         last_of_cell = np.ones(len(order), dtype=bool)
         last_of_cell[:-1] = ~repeated
         kept_lines = np.sort(order[last_of_cell])
+    del cell
 
     # Relevant lines per (topic, intent); intents without any are left out.
-    pairs, pair_of_line = dense_rank(topic * n_int + intent)
-    rel_per_pair = np.bincount(pair_of_line, weights=table.level >= 1, minlength=len(pairs))
+    # Only lines with a non-zero level fill the level matrix (0 is its default).
+    marked = np.flatnonzero(table.level != 0)
+    if kept_lines is not None:
+        marked = np.intersect1d(marked, kept_lines, assume_unique=True)
+    relevant = table.level >= 1
+    if n_topics * n_int <= 1 << 24:  # (topic, intent) pairs as a small dense range
+        pair_of_line = topic.astype(np.int64) * n_int + intent
+        rel_per_pair = np.bincount(pair_of_line[relevant], minlength=n_topics * n_int)
+        pairs = np.arange(n_topics * n_int)
+    else:
+        pairs, pair_of_line = dense_rank(topic.astype(np.int64) * n_int + intent)
+        rel_per_pair = np.bincount(pair_of_line[relevant], minlength=len(pairs))
+    del topic, intent, relevant
     kept = rel_per_pair > 0
     kept_pairs = pairs[kept]
     kept_topic = kept_pairs // n_int
-    n_intents = np.bincount(kept_topic, minlength=len(topic_ids)).astype(np.int64)
-    pair_start = np.searchsorted(kept_topic, np.arange(len(topic_ids)))
+    n_intents = np.bincount(kept_topic, minlength=n_topics).astype(np.int64)
+    pair_start = np.searchsorted(kept_topic, np.arange(n_topics))
     # Column of a kept pair: its rank among the topic's kept intents (natural order).
     column_of_kept = np.arange(len(kept_pairs)) - pair_start[kept_topic]
     n_columns = max(int(n_intents.max()) if len(n_intents) else 0, 1)
 
-    rel_count = np.zeros((len(topic_ids), n_columns), dtype=np.int64)
+    rel_count = np.zeros((n_topics, n_columns), dtype=np.int64)
     rel_count[kept_topic, column_of_kept] = rel_per_pair[kept].astype(np.int64)
     intent_ids: list[list[str]] = [[] for _ in topic_ids]
     for t, i in zip(kept_topic.tolist(), (kept_pairs % n_int).tolist()):
         intent_ids[t].append(intent_names[i])
 
     row_topic = row_key // n_docs
-    row_start = np.searchsorted(row_topic, np.arange(len(topic_ids) + 1))
+    row_start = np.searchsorted(row_topic, np.arange(n_topics + 1))
     docno_array = np.asarray(docnos, dtype=object)
 
     levels = np.zeros((len(row_key), n_columns), dtype=np.int16)
     kept_index = np.full(len(pairs), -1, dtype=np.int64)
     kept_index[kept] = np.arange(len(kept_pairs))
-    line_kept = kept_index[pair_of_line[kept_lines]]
-    lines = kept_lines[line_kept >= 0]
+    line_kept = kept_index[pair_of_line[marked]]
+    lines = marked[line_kept >= 0]
     levels[row_of_line[lines], column_of_kept[line_kept[line_kept >= 0]]] = table.level[lines]
 
     weights = np.where(

@@ -214,7 +214,7 @@ def _syntax_error(columns: Columns, row: int, what: str, reason: str) -> InputEr
 
 def _split(path: str, fields: int, what: str, layout: str) -> Columns:
     source = read_input(path)
-    if not source.data:
+    if source.shape().empty:
         raise InputError(source.name, None, f"{what} file is empty")
     try:
         return read_columns(source, [STR] * fields, names=[f"field {j + 1}" for j in range(fields)],

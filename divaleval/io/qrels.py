@@ -26,7 +26,7 @@ class QrelsTable:
     topic: Factor
     intent: Factor
     docno: Factor
-    level: np.ndarray    # int64
+    level: np.ndarray    # int16
     line: np.ndarray     # int64, 1-based
 
     def __len__(self) -> int:
@@ -46,4 +46,4 @@ def read_qrels(source: str | InputFile) -> QrelsTable:
     if out_of_range.any():
         row = int(np.argmax(out_of_range))
         raise columns.error(row, f"judgment {level[row]} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
-    return QrelsTable(source.name, topic, intent, docno, level, columns.lines)
+    return QrelsTable(source.name, topic, intent, docno, level.astype(np.int16), columns.lines)

@@ -1,24 +1,91 @@
-"""Opening inputs: files, standard input (``-``), gzip, and run directories."""
+"""Opening inputs: files, standard input (``-``), gzip, and run directories.
+
+A file is not read into memory up front: the fast reader streams it (after one
+streaming pass that counts its lines and separators), so that a large qrels
+file never sits in memory beside its parsed columns. Standard input is read
+once and kept. Inputs are only ever read, never written.
+"""
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import sys
 import zlib
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from ..errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 STDIN_NAME = "-"
+BLOCK = 1 << 22
 
 
 @dataclass(frozen=True)
-class InputFile:
-    """The bytes of one input and the name to report it by."""
+class Shape:
+    """What one pass over a file tells about its layout."""
 
-    name: str
-    data: bytes
+    empty: bool
+    starts_with_space: bool
+    lines: int          # counting a last line without a newline
+    spaces: int
+    tabs: int
+
+
+class InputFile:
+    """One input: a name to report it by, and its bytes (read lazily)."""
+
+    def __init__(self, name: str, data: bytes | None = None, path: str | None = None,
+                 compressed: bool = False) -> None:
+        self.name = name
+        self._data = data
+        self._path = path
+        self._compressed = compressed
+        self._shape: Shape | None = None
+
+    @property
+    def data(self) -> bytes:
+        """The whole (decompressed) content; read on first use."""
+        if self._data is None:
+            with self.open() as handle:
+                self._data = self._guard(handle.read)
+        return self._data
+
+    def open(self) -> BinaryIO:
+        if self._data is not None:
+            return io.BytesIO(self._data)
+        raw = open(self._path, "rb")
+        return gzip.GzipFile(fileobj=raw, mode="rb") if self._compressed else raw
+
+    def shape(self) -> Shape:
+        """Counts of lines, spaces and tabs, by one streaming pass."""
+        if self._shape is None:
+            lines = spaces = tabs = 0
+            first = b""
+            last = b"\n"
+            with self.open() as handle:
+                while block := self._guard(handle.read, BLOCK):
+                    first = first or block[:1]
+                    lines += block.count(b"\n")
+                    spaces += block.count(b" ")
+                    tabs += block.count(b"\t")
+                    last = block[-1:]
+            self._shape = Shape(
+                empty=not first,
+                starts_with_space=first.isspace(),
+                lines=lines + (0 if last == b"\n" else 1),
+                spaces=spaces,
+                tabs=tabs,
+            )
+        return self._shape
+
+    def _guard(self, read, *args) -> bytes:
+        try:
+            return read(*args)
+        except (OSError, EOFError, zlib.error) as exc:
+            reason = "cannot decompress gzip data" if self._compressed else "cannot read"
+            raise InputError(self.name, None, f"{reason}: {exc}") from None
 
 
 def display_name(path: str) -> str:
@@ -26,27 +93,24 @@ def display_name(path: str) -> str:
 
 
 def read_input(path: str) -> InputFile:
-    """Read a whole input into memory, decompressing gzip.
-
-    Inputs are read, never written: nothing here can truncate a file.
-    """
+    """Open an input (checking now that it can be read); gzip is recognised by its magic bytes."""
     name = display_name(path)
     try:
         if path == STDIN_NAME:
-            raw = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                raw = handle.read()
-    except IsADirectoryError:
-        raise InputError(name, None, "is a directory, not a file") from None
+            data = sys.stdin.buffer.read()
+            if data[:2] == GZIP_MAGIC:
+                try:
+                    data = gzip.decompress(data)
+                except (OSError, EOFError, zlib.error) as exc:
+                    raise InputError(name, None, f"cannot decompress gzip data: {exc}") from None
+            return InputFile(name, data=data)
+        if os.path.isdir(path):
+            raise InputError(name, None, "is a directory, not a file")
+        with open(path, "rb") as handle:
+            magic = handle.read(2)
     except OSError as exc:
         raise InputError(name, None, f"cannot open: {exc.strerror or exc}") from None
-    if raw[:2] == GZIP_MAGIC:
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(name, None, f"cannot decompress gzip data: {exc}") from None
-    return InputFile(name, raw)
+    return InputFile(name, path=path, compressed=magic == GZIP_MAGIC)
 
 
 def expand_run_paths(paths: list[str]) -> list[str]:

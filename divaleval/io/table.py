@@ -33,7 +33,7 @@ STR, ID, INT, FLOAT, LEVEL = "str", "id", "int", "float", "level"
 class Factor:
     """Ids as integer codes into distinct labels (first-seen order)."""
 
-    codes: np.ndarray   # int64
+    codes: np.ndarray   # int32
     labels: np.ndarray  # object array of str
 
     def values(self) -> np.ndarray:
@@ -48,7 +48,7 @@ class Factor:
     @staticmethod
     def of(values: np.ndarray) -> "Factor":
         codes, labels = pd.factorize(values)
-        return Factor(codes.astype(np.int64), np.asarray(labels, dtype=object))
+        return Factor(codes.astype(np.int32), np.asarray(labels, dtype=object))
 
 
 @dataclass
@@ -107,55 +107,86 @@ def read_columns(
     return Columns(source, converted, columns.lines)
 
 
+CHUNK_LINES = 1 << 18  # lines per block of the fast reader: bounds the memory of its strings
+
+
+class _FactorBuilder:
+    """Codes of ids read block by block, labels in first-seen order."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.codes: list[np.ndarray] = []
+
+    def add(self, values: np.ndarray) -> bool:
+        codes, uniques = pd.factorize(values)
+        index = self.index
+        mapping = np.fromiter((index.setdefault(u, len(index)) for u in uniques), np.int32, len(uniques))
+        self.codes.append(mapping[codes])
+        return "" not in index
+
+    def build(self) -> Factor:
+        codes = np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int32)
+        return Factor(codes, np.array(list(self.index), dtype=object))
+
+
 def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Columns | None:
-    """The C reader with a one-character separator, or None where it is not provably right."""
-    data = source.data
-    if not data or data[:1].isspace():
+    """The C reader with a one-character separator, or None where it is not provably right.
+
+    The file is read in blocks of lines, so that only one block's strings are
+    alive at a time; ids are coded as they come.
+    """
+    shape = source.shape()
+    if shape.empty or shape.starts_with_space:
         return None
-    if b"\t" not in data:
-        sep = b" "
-    elif b" " not in data:
-        sep = b"\t"
+    if not shape.tabs:
+        sep, separators = b" ", shape.spaces
+    elif not shape.spaces:
+        sep, separators = b"\t", shape.tabs
     else:
         return None
-    n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    n_lines = shape.lines
+    if extra_fields == "error" and separators != (len(kinds) - 1) * n_lines:
+        return None
     # Ids are read as text: a "category" dtype would turn "007" into 7.
     dtypes = {j: {STR: str, ID: str, INT: np.int64, LEVEL: np.int64, FLOAT: np.float64}[kind]
               for j, kind in enumerate(kinds)}
     layout = {"usecols": list(range(len(kinds)))} if extra_fields == "ignore" else {"index_col": False}
+    parts: list[list[np.ndarray]] = [[] for _ in kinds]
+    factors = {j: _FactorBuilder() for j, kind in enumerate(kinds) if kind == ID}
+    rows = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            frame = pd.read_csv(
-                io.BytesIO(data), sep=sep.decode(), header=None, names=list(range(len(kinds))),
+            reader = pd.read_csv(
+                source.open(), sep=sep.decode(), header=None, names=list(range(len(kinds))),
                 dtype=dtypes, keep_default_na=False, na_values=[], skip_blank_lines=False,
                 quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8", encoding_errors="surrogateescape",
-                **layout,
+                chunksize=CHUNK_LINES, **layout,
             )
-        except (ValueError, TypeError, pd.errors.ParserError, OverflowError):
+            for block in reader:
+                rows += len(block)
+                for j, kind in enumerate(kinds):
+                    column = block[j]
+                    if kind in (ID, STR):
+                        values = column.to_numpy(dtype=object)
+                        if kind == ID:
+                            if not factors[j].add(values):
+                                return None
+                        elif (values == "").any():
+                            return None
+                        else:
+                            parts[j].append(values)
+                    else:
+                        values = column.to_numpy()
+                        if kind == FLOAT and np.isnan(values).any():
+                            return None
+                        parts[j].append(values)
+        except (ValueError, TypeError, pd.errors.ParserError, OverflowError, EOFError, OSError):
             return None
-    if len(frame) != n_lines:
+    if rows != n_lines:
         return None
-    if extra_fields == "error" and data.count(sep) != (len(kinds) - 1) * n_lines:
-        return None
-    fields = []
-    for j, kind in enumerate(kinds):
-        column = frame[j]
-        if kind in (ID, STR):
-            values = column.to_numpy(dtype=object)
-            if kind == ID:
-                values = Factor.of(values)
-                if (values.labels == "").any():
-                    return None
-            elif (values == "").any():
-                return None
-            fields.append(values)
-        else:
-            values = column.to_numpy()
-            if kind == FLOAT and np.isnan(values).any():
-                return None
-            fields.append(values)
-    return Columns(source, fields, np.arange(1, n_lines + 1, dtype=np.int64))
+    fields = [factors[j].build() if kind == ID else np.concatenate(parts[j]) for j, kind in enumerate(kinds)]
+    return Columns(source, fields, np.arange(1, n_lines + 1, dtype=np.int32))
 
 
 def split_columns(

@@ -5,7 +5,7 @@ import re
 
 from ..errors import UsageError
 from .base import REGISTRY, Measure, lookup_key
-from .sets import MEASURE_SETS
+from .sets import ALL_CUTOFFS, MEASURE_SETS
 
 _NAME = re.compile(r"^\s*(?P<name>[^()@\s]+)\s*(\((?P<params>[^()]*)\))?\s*(@\s*(?P<cutoff>\S+))?\s*$")
 
@@ -52,6 +52,19 @@ def split_measure_list(text: str) -> list[str]:
     return [item.strip() for item in items if item.strip()]
 
 
+def expand_set(name: str) -> list[str] | None:
+    """The measures of a set name, or None. ``all`` is the whole catalogue at cutoffs 5, 10, 20."""
+    if name == "all":
+        names = []
+        for definition in sorted(REGISTRY.values(), key=lambda d: d.name.lower()):
+            if definition.cutoff != "required":
+                names.append(definition.name)
+            if definition.cutoff != "none":
+                names += [f"{definition.name}@{k}" for k in ALL_CUTOFFS]
+        return names
+    return MEASURE_SETS.get(name)
+
+
 def parse_measures(texts: list[str] | tuple[str, ...]) -> list[Measure]:
     """Parse ``-m`` values: measures, comma-separated lists of them, or set names.
 
@@ -59,7 +72,7 @@ def parse_measures(texts: list[str] | tuple[str, ...]) -> list[Measure]:
     """
     measures: list[Measure] = []
     for text in (item for value in texts for item in split_measure_list(value)):
-        expanded = MEASURE_SETS.get(text.strip().lower())
+        expanded = expand_set(text.strip().lower())
         for item in (expanded if expanded is not None else [text]):
             found = parse_measure(item)
             if found not in measures:

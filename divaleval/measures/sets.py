@@ -16,3 +16,6 @@ MEASURE_SETS: dict[str, list[str]] = {
 }
 
 DEFAULT_SET = "ndeval"
+
+# "all": every measure in the catalogue, at these cutoffs where it takes one.
+ALL_CUTOFFS = (5, 10, 20)
