@@ -9,7 +9,6 @@ measures of one family share their work.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -20,17 +19,43 @@ from .topics import Qrels
 PAST_END = np.iinfo(np.int64).max // 4  # position of padding: beyond every cutoff
 
 
-@dataclass
 class Hits:
-    """The relevant documents of each topic's ranking, in rank order."""
+    """The relevant documents of each topic's ranking, in rank order.
 
-    position: np.ndarray  # (T, H) int64 1-based rank position, PAST_END for padding
-    levels: np.ndarray    # (T, H, I) int16 level of the document for each intent column
+    position: (T, H) 1-based rank position, PAST_END for padding;
+    levels: (T, H, I) level of the document for each intent column.
+    Derived arrays are computed on first use and kept.
+    """
+
+    def __init__(self, position: np.ndarray, levels: np.ndarray) -> None:
+        self.position = position
+        self.levels = levels
+        self._relevant: np.ndarray | None = None
+        self._coverage: np.ndarray | None = None
 
     @property
     def relevant(self) -> np.ndarray:
         """(T, H, I) bool: relevant to the intent (level >= 1)."""
-        return self.levels >= 1
+        if self._relevant is None:
+            self._relevant = self.levels >= 1
+        return self._relevant
+
+    @property
+    def coverage(self) -> np.ndarray:
+        """(T, H, I) int32: hits up to and including this one relevant to the intent."""
+        if self._coverage is None:
+            self._coverage = np.cumsum(self.relevant, axis=1, dtype=np.int32)
+        return self._coverage
+
+    def within(self, cutoff: int) -> np.ndarray:
+        """(T,) number of hits ranked at or above ``cutoff``."""
+        return (self.position <= cutoff).sum(axis=1)
+
+    def coverage_at(self, cutoff: int) -> np.ndarray:
+        """(T, I) hits relevant to each intent ranked at or above ``cutoff``."""
+        count = self.within(cutoff)
+        at = self.coverage[np.arange(len(count)), np.maximum(count - 1, 0)]
+        return np.where((count > 0)[:, None], at, 0)
 
 
 class RunContext:

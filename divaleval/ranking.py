@@ -70,12 +70,16 @@ def rank_run(
     if len(unknown):
         label_topic[unknown] = qrels.n_topics + pd.Index(unknown_ids).get_indexer(labels[unknown])
     topic = label_topic[run.topic.codes]
-    row = qrels.lookup_rows(np.minimum(topic, qrels.n_topics), run.docno)
+    # Each distinct docno of the run is hashed once: its code serves the
+    # duplicate check, and its judged code the lookup of judgments.
+    docno_code, docno_uniques = pd.factorize(run.docno)
+    judged_code = qrels.docno_codes(docno_uniques)[docno_code]
+    row = qrels.rows_of(np.minimum(topic, qrels.n_topics), judged_code)
 
     ranked = _order(run, topic, order)
     if duplicates_after_depth and depth is not None:
         ranked = ranked[_positions(topic[ranked]) <= depth]
-    ranked = _check_duplicates(run, topic, row, ranked, dedupe)
+    ranked = _check_duplicates(run, topic * (len(docno_uniques) + 1) + docno_code, ranked, dedupe)
     topic_sorted = topic[ranked]
     position = _positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics
@@ -143,27 +147,16 @@ def _order(run: RunTable, topic: np.ndarray, order: str) -> np.ndarray:
     return np.lexsort((-docno_rank, key, topic))
 
 
-def _check_duplicates(run: RunTable, topic: np.ndarray, row: np.ndarray, ranked: np.ndarray,
-                      dedupe: bool) -> np.ndarray:
+def _check_duplicates(run: RunTable, key: np.ndarray, ranked: np.ndarray, dedupe: bool) -> np.ndarray:
     """Reject (or, with ``dedupe``, drop) a docno repeated within a topic.
 
-    A judged document is its qrels row (unique per topic and docno); only
-    unjudged docnos need comparing as strings. The copy kept is the one ranked first.
+    ``key`` identifies (topic, docno) per line. The copy kept is the one ranked first.
     """
-    judged = row[ranked] >= 0
-    key = np.empty(len(ranked), dtype=np.int64)
-    key[judged] = row[ranked[judged]]
-    unjudged = ranked[~judged]
-    if len(unjudged):
-        codes, _ = pd.factorize(run.docno[unjudged])
-        offset = int(row.max(initial=-1)) + 1
-        key[~judged] = offset + topic[unjudged] * (int(codes.max()) + 1) + codes
+    key = key[ranked]
     if len(pd.unique(key)) == len(key):  # the usual case: one hash pass, no sort
         return ranked
     by_key = np.argsort(key, kind="stable")
     repeat = key[by_key][1:] == key[by_key][:-1]
-    if not repeat.any():
-        return ranked
     if not dedupe:
         j = int(np.argmax(repeat))
         first, second = sorted((int(ranked[by_key[j]]), int(ranked[by_key[j + 1]])))

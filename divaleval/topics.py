@@ -69,16 +69,22 @@ class Qrels:
         """Index of each id in ``topic_ids`` (-1 for a topic the qrels lack)."""
         return self.cached(("topic_index",), lambda: pd.Index(self.topic_ids)).get_indexer(topic_ids)
 
-    def lookup_rows(self, topic: np.ndarray, docno: np.ndarray) -> np.ndarray:
-        """Judged row of each (topic index, docno) pair, -1 where unjudged."""
+    def docno_codes(self, docnos: np.ndarray) -> np.ndarray:
+        """Position of each docno among the judged docnos, -1 where never judged."""
         # A dict lookup beats pandas' hash index on short strings; built once.
         position = self.cached(("docno-dict",), lambda: dict(zip(self.docnos.tolist(), range(len(self.docnos)))))
-        code = np.fromiter(map(position.get, docno, itertools.repeat(-1)), np.int64, len(docno))
-        key = topic.astype(np.int64) * len(self.docnos) + code
-        where = np.searchsorted(self.row_key, key)
-        where = np.minimum(where, len(self.row_key) - 1)
-        found = (code >= 0) & (self.row_key[where] == key)
+        return np.fromiter(map(position.get, docnos, itertools.repeat(-1)), np.int64, len(docnos))
+
+    def rows_of(self, topic: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
+        """Judged row of each (topic index, docno code) pair, -1 where unjudged."""
+        key = topic.astype(np.int64) * len(self.docnos) + docno_code
+        where = np.minimum(np.searchsorted(self.row_key, key), len(self.row_key) - 1)
+        found = (docno_code >= 0) & (self.row_key[where] == key)
         return np.where(found, where, -1)
+
+    def lookup_rows(self, topic: np.ndarray, docno: np.ndarray) -> np.ndarray:
+        """Judged row of each (topic index, docno) pair, -1 where unjudged."""
+        return self.rows_of(topic, self.docno_codes(docno))
 
     def topics_without_relevant(self) -> list[str]:
         return [self.topic_ids[t] for t in np.flatnonzero(self.n_intents == 0)]

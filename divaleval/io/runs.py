@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import InputError
 from .source import InputFile, read_input
-from .table import FLOAT, ID, INT, STR, Factor, read_columns
+from .table import FLOAT, ID, INT, PRESENT, STR, Factor, read_columns
 
 RUN_LAYOUT = "topic Q0 docno rank score runtag"
 
@@ -32,9 +32,10 @@ def read_run(source: str | InputFile) -> RunTable:
     """Read a TREC run; every line must have exactly six fields."""
     if isinstance(source, str):
         source = read_input(source)
-    columns = read_columns(source, [ID, STR, STR, INT, FLOAT, STR],
+    columns = read_columns(source, [ID, PRESENT, STR, INT, FLOAT, PRESENT],
                            names=["topic", "Q0", "docno", "rank", "score", "runtag"], layout=RUN_LAYOUT)
     if not len(columns):
         raise InputError(source.name, None, "run file holds no results")
-    topic, _q0, docno, rank, score, runtag = columns.fields
-    return RunTable(source.name, str(runtag[0]), topic, docno, rank, score, columns.lines)
+    topic, _q0, docno, rank, score, _runtag = columns.fields
+    return RunTable(source.name, columns.line_text(int(columns.lines[0])).split()[5], topic, docno, rank, score,
+                    columns.lines)

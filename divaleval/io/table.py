@@ -25,8 +25,8 @@ from .source import InputFile
 
 # Field kinds: "str" (object array), "id" (a Factor: codes and labels),
 # "int" (int64), "float" (float64, NaN refused), "level" (int64 from an
-# integer or an NTCIR level L<k>).
-STR, ID, INT, FLOAT, LEVEL = "str", "id", "int", "float", "level"
+# integer or an NTCIR level L<k>), "present" (must be there; value not kept).
+STR, ID, INT, FLOAT, LEVEL, PRESENT = "str", "id", "int", "float", "level", "present"
 
 
 @dataclass
@@ -63,8 +63,11 @@ class Columns:
         return len(self.lines)
 
     def line_text(self, line: int) -> str:
-        raw = self.source.data.split(b"\n")[line - 1]
-        return raw.rstrip(b"\r").decode("utf-8", "replace")
+        with self.source.open() as handle:
+            for number, raw in enumerate(handle, start=1):
+                if number == line:
+                    return raw.rstrip(b"\r\n").decode("utf-8", "replace")
+        return ""
 
     def error(self, row: int, reason: str) -> InputError:
         return InputError(self.source.name, int(self.lines[row]), reason)
@@ -102,6 +105,8 @@ def read_columns(
             converted.append(parse_float_column(columns, j, names[j]))
         elif kind == ID:
             converted.append(Factor.of(text))
+        elif kind == PRESENT:
+            converted.append(None)
         else:
             converted.append(text)
     return Columns(source, converted, columns.lines)
@@ -148,7 +153,8 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     if extra_fields == "error" and separators != (len(kinds) - 1) * n_lines:
         return None
     # Ids are read as text: a "category" dtype would turn "007" into 7.
-    dtypes = {j: {STR: str, ID: str, INT: np.int64, LEVEL: np.int64, FLOAT: np.float64}[kind]
+    # A "present" field only needs checking: a category (hashed in C) costs least.
+    dtypes = {j: {STR: str, ID: str, INT: np.int64, LEVEL: np.int64, FLOAT: np.float64, PRESENT: "category"}[kind]
               for j, kind in enumerate(kinds)}
     layout = {"usecols": list(range(len(kinds)))} if extra_fields == "ignore" else {"index_col": False}
     parts: list[list[np.ndarray]] = [[] for _ in kinds]
@@ -167,7 +173,10 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
                 rows += len(block)
                 for j, kind in enumerate(kinds):
                     column = block[j]
-                    if kind in (ID, STR):
+                    if kind == PRESENT:
+                        if (column.cat.categories == "").any():
+                            return None
+                    elif kind in (ID, STR):
                         values = column.to_numpy(dtype=object)
                         if kind == ID:
                             if not factors[j].add(values):
@@ -185,7 +194,8 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
             return None
     if rows != n_lines:
         return None
-    fields = [factors[j].build() if kind == ID else np.concatenate(parts[j]) for j, kind in enumerate(kinds)]
+    fields = [factors[j].build() if kind == ID else None if kind == PRESENT else np.concatenate(parts[j])
+              for j, kind in enumerate(kinds)]
     return Columns(source, fields, np.arange(1, n_lines + 1, dtype=np.int32))
 
 

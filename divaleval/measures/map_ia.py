@@ -22,7 +22,7 @@ def map_ia(ctx: RunContext, *, cutoff: int | None) -> np.ndarray:
     """
     hits = ctx.hits()
     relevant = hits.relevant
-    precision = np.where(relevant, np.cumsum(relevant, axis=1) / hits.position[:, :, None], 0.0)
+    precision = np.where(relevant, hits.coverage / hits.position[:, :, None], 0.0)
     cumulative = np.cumsum(precision, axis=1)
     rel_count = ctx.rel_count
     total = np.zeros(ctx.n_topics)

@@ -59,13 +59,17 @@ def repeated_powers(base: float, length: int, first: float | np.ndarray = 1.0) -
     return np.cumprod(table, axis=-1)
 
 
-def novelty_gains(relevant: np.ndarray, alpha: float) -> np.ndarray:
-    """(T, H) novelty gain g_r of each hit, from (T, H, I) binary relevance."""
-    covered_before = np.cumsum(relevant, axis=1, dtype=np.int64) - relevant
-    powers = repeated_powers(1.0 - alpha, int(covered_before.max(initial=0)) + 1)
-    gains = np.zeros(relevant.shape[:2])
-    for i in range(relevant.shape[2]):
-        gains = gains + np.where(relevant[:, :, i], powers[covered_before[:, :, i]], 0.0)
+def novelty_gains(relevant: np.ndarray, coverage: np.ndarray, alpha: float) -> np.ndarray:
+    """(T, H) novelty gain g_r of each hit.
+
+    relevant: (T, H, I) binary relevance; coverage: its cumulative sum over hits.
+    """
+    # powers[c + 1] = (1-alpha)^c, and powers[0] = 0 stands for "not relevant".
+    powers = np.concatenate([[0.0], repeated_powers(1.0 - alpha, int(coverage.max(initial=0)) + 1)])
+    index = coverage * relevant  # c(r, i) + 1 where relevant, else 0
+    gains = powers[index[:, :, 0]]
+    for i in range(1, relevant.shape[2]):
+        gains = gains + powers[index[:, :, i]]
     return gains
 
 
@@ -171,7 +175,7 @@ def run_gains(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """(gains, positions) of the run's hits, both (T, H)."""
     def compute():
         hits = ctx.hits()
-        return novelty_gains(hits.relevant, alpha), hits.position
+        return novelty_gains(hits.relevant, hits.coverage, alpha), hits.position
     return ctx.cached(("novelty-gains", alpha), compute)
 
 

@@ -15,8 +15,6 @@ from .base import REQUIRED, measure
 )
 def p_ia(ctx: RunContext, *, cutoff: int) -> np.ndarray:
     """P-IA@k = |{(r, i): r <= k, rel(d_r, i)}| / (k N)"""
-    hits = ctx.hits()
-    within = hits.position <= cutoff
-    pairs = (hits.relevant.sum(axis=2) * within).sum(axis=1)
+    pairs = ctx.hits().coverage_at(cutoff).sum(axis=1)
     n = ctx.n_intents
     return np.where(n > 0, pairs / np.maximum(cutoff * n, 1), 0.0)

@@ -16,7 +16,6 @@ from .base import REQUIRED, measure
 )
 def strec(ctx: RunContext, *, cutoff: int) -> np.ndarray:
     """strec@k = |{i: some d_r with r <= k is relevant to i}| / N"""
-    hits = ctx.hits()
-    covered = (hits.relevant & (hits.position <= cutoff)[:, :, None]).any(axis=1).sum(axis=1)
+    covered = (ctx.hits().coverage_at(cutoff) > 0).sum(axis=1)
     n = ctx.n_intents
     return np.where(n > 0, covered / np.maximum(n, 1), 0.0)
