@@ -68,3 +68,10 @@ def test_header_names_select_the_same_measures():
     assert header == ["alpha-nDCG(alpha=0.8)@30", "nNRBP(beta=0.9)", "strec@3"]
     again = run_cli([arg for name in header for arg in ("-m", name)] + [EX / "qrels.txt", EX / "runB.txt"])
     assert again.stdout == first.stdout
+
+
+def test_all_set_is_the_whole_catalogue():
+    names = [m.name for m in parse_measures(["all"])]
+    for definition in catalogue():
+        assert any(name.split("@")[0] == definition.name for name in names), definition.name
+    assert "alpha-nDCG@20" in names and "NRBP" in names and "NRBP@5" in names
