@@ -122,10 +122,3 @@ def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | No
     return np.where(count > 0, picked, 0.0)
 
 
-def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    """numerator / denominator, 0 where the denominator is 0."""
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    out = np.zeros(np.broadcast(numerator, denominator).shape)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
-    return out

@@ -5,7 +5,6 @@ and trec_eval; other ids sort as strings, after the numeric ones.
 """
 from __future__ import annotations
 
-from typing import Iterable
 
 import numpy as np
 
@@ -14,10 +13,6 @@ def natural_key(identifier: str) -> tuple:
     if identifier.isascii() and identifier.isdigit():
         return (0, int(identifier), identifier)
     return (1, 0, identifier)
-
-
-def natural_order(identifiers: Iterable[str]) -> list[str]:
-    return sorted(identifiers, key=natural_key)
 
 
 def sort_labels(codes: np.ndarray, labels, key=None) -> tuple[np.ndarray, list[str]]:

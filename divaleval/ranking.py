@@ -41,10 +41,6 @@ class RankedRun:
     topics: np.ndarray      # the distinct qrels topics of the run, ascending
     unknown_topics: list[str]  # run topics the qrels lack, in natural order
 
-    def lengths(self) -> np.ndarray:
-        """Ranking length of each topic in :attr:`topics`."""
-        return np.diff(np.searchsorted(self.topic, np.append(self.topics, np.iinfo(np.int64).max)))
-
 
 def rank_run(
     run: RunTable,

@@ -54,9 +54,6 @@ class Qrels:
     def max_intents(self) -> int:
         return self.levels.shape[1]
 
-    def topic_rows(self, t: int) -> slice:
-        return slice(int(self.row_start[t]), int(self.row_start[t + 1]))
-
     @property
     def row_topic(self) -> np.ndarray:
         return np.repeat(np.arange(self.n_topics), np.diff(self.row_start))
@@ -82,14 +79,6 @@ class Qrels:
         found = (docno_code >= 0) & (self.row_key[where] == key)
         return np.where(found, where, -1)
 
-    def lookup_rows(self, topic: np.ndarray, docno: np.ndarray) -> np.ndarray:
-        """Judged row of each (topic index, docno) pair, -1 where unjudged."""
-        return self.rows_of(topic, self.docno_codes(docno))
-
-    def topics_without_relevant(self) -> list[str]:
-        return [self.topic_ids[t] for t in np.flatnonzero(self.n_intents == 0)]
-
-    # -- caching of qrels-only quantities -----------------------------------
     def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
         if key not in self._cache:
             self._cache[key] = compute()

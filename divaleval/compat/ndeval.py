@@ -44,7 +44,7 @@ VERSION = f"version 4.5 (divaleval {__version__}, ndeval 4.5 compatible)"
 CUTOFFS = (5, 10, 20)
 NUMBER_LIMIT = 100_000  # ndeval refuses a number once the digits read so far exceed this
 
-HELP = f"""\
+HELP = """\
 divaleval ndeval [options] qrels run
   A drop-in replacement for ndeval 4.5 (TREC Web Track diversity evaluation):
   the same options and the same CSV on standard output.
