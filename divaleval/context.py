@@ -120,5 +120,3 @@ def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | No
     count = (position <= (PAST_END - 1 if cutoff is None else cutoff)).sum(axis=1)
     picked = cumulative[np.arange(cumulative.shape[0]), np.maximum(count - 1, 0)]
     return np.where(count > 0, picked, 0.0)
-
-
