@@ -31,8 +31,12 @@ def load_qrels(
     """Read intentwise qrels (and optionally intent probabilities) into array form."""
     loaded = build_qrels(read_qrels(qrels))
     if iprob is not None:
-        loaded.attach_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
+        _attach_iprob(loaded, iprob, warn)
     return loaded
+
+
+def _attach_iprob(qrels: Qrels, iprob: str | IntentProbabilities, warn: WarningSink) -> None:
+    qrels.attach_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
 
 
 def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Measure]:
@@ -225,7 +229,7 @@ def evaluate(
     if not isinstance(qrels, Qrels):
         qrels = load_qrels(qrels, iprob, warn)
     elif iprob is not None:
-        qrels.attach_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
+        _attach_iprob(qrels, iprob, warn)
     evaluator = Evaluator(qrels, resolve_measures(measures), order=order, depth=depth,
                           complete=complete, dedupe=dedupe, warn=warn)
     if jobs == 0:
@@ -235,4 +239,6 @@ def evaluate(
         if on_run is not None:
             on_run(scores)
         frames.append(scores.frame())
+    if not frames:
+        return pd.DataFrame(columns=["runid", "topic", *(m.name for m in evaluator.measures)])
     return pd.concat(frames, ignore_index=True)
