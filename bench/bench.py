@@ -29,6 +29,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from generate import add_size_options, size_arguments  # noqa: E402
+
 BIN = Path(sys.executable).parent
 PAGE = os.sysconf("SC_PAGE_SIZE")
 IR_MEASURES_SET = [f"{m}@{k}" for m in ("ERR_IA", "nERR_IA", "alpha_DCG", "alpha_nDCG") for k in (5, 10, 20)] \
@@ -112,13 +115,7 @@ def check_numbers(ours: Path, theirs: Path) -> tuple[int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--topics", type=int, default=200)
-    parser.add_argument("--intents", type=int, default=20)
-    parser.add_argument("--docs", type=int, default=500)
-    parser.add_argument("--runs", type=int, default=50)
-    parser.add_argument("--depth", type=int, default=1000)
-    parser.add_argument("--p-relevant", type=float, default=0.1)
-    parser.add_argument("--seed", type=int, default=20261121)
+    add_size_options(parser)
     parser.add_argument("--quick", action="store_true", help="a small collection (40 topics, 10 runs)")
     parser.add_argument("--out", type=Path, default=HERE / "out")
     args = parser.parse_args()
@@ -129,9 +126,7 @@ def main() -> None:
     print(f"collection {name} (in {data})", flush=True)
     t = time.perf_counter()
     # In a child process, so that this one stays small (its children are forked from it).
-    subprocess.run([sys.executable, HERE / "generate.py", data, "--topics", str(args.topics), "--intents",
-                    str(args.intents), "--docs", str(args.docs), "--runs", str(args.runs), "--depth",
-                    str(args.depth), "--p-relevant", str(args.p_relevant), "--seed", str(args.seed)], check=True)
+    subprocess.run([sys.executable, HERE / "generate.py", data, *size_arguments(args)], check=True)
     print(f"  ready in {time.perf_counter() - t:.1f} s", flush=True)
     qrels = data / "qrels.txt"
     runs = sorted((data / "runs").iterdir())

@@ -51,16 +51,25 @@ def generate(out: Path, topics: int, intents: int, docs: int, runs: int, depth: 
     return settings
 
 
+SIZES = [("topics", int, 200), ("intents", int, 20), ("docs", int, 500), ("runs", int, 50),
+         ("depth", int, 1000), ("p-relevant", float, 0.1), ("seed", int, 20261121)]
+
+
+def add_size_options(parser: argparse.ArgumentParser) -> None:
+    """The collection's sizes as options (shared with bench.py)."""
+    for name, kind, default in SIZES:
+        parser.add_argument(f"--{name}", type=kind, default=default)
+
+
+def size_arguments(args: argparse.Namespace) -> list[str]:
+    """The options that rebuild ``args``' collection, for a command line."""
+    return [item for name, _, _ in SIZES for item in (f"--{name}", str(getattr(args, name.replace("-", "_"))))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path)
-    parser.add_argument("--topics", type=int, default=200)
-    parser.add_argument("--intents", type=int, default=20)
-    parser.add_argument("--docs", type=int, default=500)
-    parser.add_argument("--runs", type=int, default=50)
-    parser.add_argument("--depth", type=int, default=1000)
-    parser.add_argument("--p-relevant", type=float, default=0.1)
-    parser.add_argument("--seed", type=int, default=20261121)
+    add_size_options(parser)
     args = parser.parse_args()
     generate(args.out, args.topics, args.intents, args.docs, args.runs, args.depth, args.p_relevant, args.seed)
 
