@@ -15,12 +15,15 @@ import pandas as pd
 
 from .aggregate import topic_mean
 from .engine import score_matrix
+from .gains import TOPICWISE_RULES, GainTable, Settings
 from .errors import UsageError, WarningSink, describe_ids, warn_to_stderr
 from .io import IntentProbabilities, RunTable, expand_run_paths, read_iprob, read_qrels, read_run
 from .io.source import InputFile
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .ranking import ORDERS, RankedRun, rank_run
 from .topics import Qrels, build_qrels
+
+NTCIREVAL_DEPTH = 1000
 
 
 def load_qrels(
@@ -102,8 +105,15 @@ class Evaluator:
         depth: int | None = None,
         complete: bool = False,
         dedupe: bool = False,
+        settings: Settings | None = None,
         warn: WarningSink = warn_to_stderr,
     ) -> None:
+        self.settings = settings or Settings()
+        if self.settings.compat == "ntcireval":
+            # NTCIREVAL's conventions: lines in file order, the first 1000 per topic, no deduplication.
+            order = order or "file"
+            depth = depth or NTCIREVAL_DEPTH
+        order = order or "score"
         if order not in ORDERS:
             raise UsageError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
         if depth is not None and depth < 1:
@@ -140,19 +150,22 @@ class Evaluator:
         """
         empty = RankedRun("", "", *(np.zeros(0, dtype=np.int64) for _ in range(3)),
                           topics=np.zeros(0, dtype=np.int64), unknown_topics=[])
-        score_matrix(self.qrels, empty, self.measures, np.arange(self.qrels.n_topics))
+        score_matrix(self.qrels, empty, self.measures, np.arange(self.qrels.n_topics), self.settings)
 
     def score_raw(self, run: RunTable | str) -> RawScores:
         if isinstance(run, str):
             run = read_run(run)
         messages = []
-        ranked = rank_run(run, self.qrels, order=self.order, depth=self.depth, dedupe=self.dedupe)
+        ranked = rank_run(run, self.qrels, order=self.order, depth=self.depth, dedupe=self.dedupe,
+                          keep_duplicates=self.settings.compat == "ntcireval")
         if ranked.unknown_topics:
             messages.append(f"{run.name}: topics not in the qrels are ignored: {describe_ids(ranked.unknown_topics)}")
         topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
         if not len(topics):
             messages.append(f"{run.name}: no topic of the run is in the qrels; its mean is 0")
-        matrix = score_matrix(self.qrels, ranked, self.measures, topics)
+        matrix = score_matrix(self.qrels, ranked, self.measures, topics, self.settings)
+        if self.settings.compat == "ntcireval":
+            matrix = np.array([[float(f"{v:.4f}") for v in row] for row in matrix]).reshape(matrix.shape)
         return RawScores(run.name, run.runid, topics, matrix, messages)
 
     def finish(self, raw: RawScores) -> RunScores:
@@ -161,6 +174,8 @@ class Evaluator:
         self._note_undefined(raw.name, raw.topics, raw.matrix)
         matrix = np.nan_to_num(raw.matrix, nan=0.0)
         mean = topic_mean(matrix) if len(raw.topics) else np.zeros(len(self.measures))
+        if self.settings.compat == "ntcireval":  # NEV2mean prints the mean of the rounded values %.4f
+            mean = np.array([float(f"{v:.4f}") for v in mean])
         return RunScores(raw.name, raw.runid, [self.qrels.topic_ids[t] for t in raw.topics],
                          self.measures, matrix, mean)
 
@@ -177,6 +192,19 @@ class Evaluator:
             ids = [self.qrels.topic_ids[t] for t in topics[undefined[:, j]]]
             self.warn(f"{name}: {self.measures[j].name} is undefined (0/0) for topics "
                       f"{describe_ids(ids)}; printed as 0")
+
+
+def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None) -> Settings:
+    """Settings from option values, with a usage error for a bad one."""
+    try:
+        table = GainTable.parse(gain)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if topicwise not in TOPICWISE_RULES:
+        raise UsageError(f"topicwise rule must be one of {', '.join(TOPICWISE_RULES)}, not {topicwise!r}")
+    if compat not in (None, "ntcireval"):
+        raise UsageError(f"unknown compatibility mode {compat!r} (known: ntcireval)")
+    return Settings(table, topicwise, compat)
 
 
 def iter_runs(runs: str | RunTable | Sequence[str | RunTable]) -> Iterator[str | RunTable]:
@@ -196,10 +224,13 @@ def evaluate(
     runs: str | RunTable | Sequence[str | RunTable],
     measures: Iterable[str | Measure] | str | None = None,
     *,
-    order: str = "score",
+    order: str | None = None,
     depth: int | None = None,
     complete: bool = False,
     dedupe: bool = False,
+    gain: str = "exp",
+    topicwise: str = "sumlog",
+    compat: str | None = None,
     iprob: str | IntentProbabilities | None = None,
     warn: WarningSink | None = None,
     on_run: Callable[[RunScores], None] | None = None,
@@ -212,11 +243,18 @@ def evaluate(
     measures: names such as ``"alpha-nDCG@20"`` or ``"alpha-nDCG(alpha=0.8)@30"``,
         set names (``"ndeval"``), or :class:`Measure` objects; default: the ndeval set.
     order: ``"score"`` (score descending, ties by docno descending; default),
-        ``"rank"`` (the rank column) or ``"file"`` (line order).
+        ``"rank"`` (the rank column) or ``"file"`` (line order; the default with
+        ``compat="ntcireval"``).
     depth: evaluate only the first ``depth`` documents of each topic.
     complete: score every qrels topic; a topic missing from a run scores 0.
     dedupe: keep the first-ranked copy of a repeated docno instead of failing.
-    iprob: intent probabilities (validated and kept on the qrels for measures using them).
+    gain: gain table of graded measures: ``"exp"`` (2^L - 1), ``"linear"`` or ``"1:3:7:15"``.
+    topicwise: how ad hoc measures get one level from intentwise qrels: ``"sumlog"``
+        (floor(log2(S+1)), S the sum of the levels; Sakai & Zeng) or ``"max"``.
+    compat: ``"ntcireval"`` reproduces NTCIREVAL: file order, the first 1000
+        documents, no deduplication, GG to 6 significant digits, values and the
+        components of D# and IA rounded to 4 decimals.
+    iprob: intent probabilities (the intent weights of D- and IA-measures).
     on_run: called with each run's :class:`RunScores` as soon as it is scored.
     jobs: score runs in this many worker processes (0: one per core); the
         results, and the output built from them, are identical whatever it is.
@@ -230,8 +268,9 @@ def evaluate(
         qrels = load_qrels(qrels, iprob, warn)
     elif iprob is not None:
         _attach_iprob(qrels, iprob, warn)
+    settings = make_settings(gain, topicwise, compat)
     evaluator = Evaluator(qrels, resolve_measures(measures), order=order, depth=depth,
-                          complete=complete, dedupe=dedupe, warn=warn)
+                          complete=complete, dedupe=dedupe, settings=settings, warn=warn)
     if jobs == 0:
         jobs = os.cpu_count() or 1
     frames = []

@@ -11,7 +11,7 @@ import click
 from tabulate import tabulate
 
 from . import __version__
-from .api import evaluate, load_qrels, resolve_measures
+from .api import evaluate, load_qrels, make_settings, resolve_measures
 from .errors import DivalevalError, UsageError, warn_to_stderr
 from .measures import MEASURE_SETS, catalogue
 from .measures.base import OPTIONAL, REQUIRED
@@ -61,9 +61,18 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--list-measures", is_flag=True, is_eager=True, expose_value=False, callback=_list_measures,
               help="List every measure with its parameters and definition, and exit.")
 @click.option("--iprob", metavar="FILE", help="Intent probabilities: topic intent probability [inf|nav].")
-@click.option("--order", type=click.Choice(ORDERS), default="score", show_default=True,
-              help="Ranking order: score (descending, ties by docno descending, as trec_eval), "
-                   "rank (the rank column, as ndeval) or file (line order, as NTCIREVAL).")
+@click.option("--order", type=click.Choice(ORDERS), default=None,
+              help="Ranking order: score (descending, ties by docno descending, as trec_eval; the default), "
+                   "rank (the rank column, as ndeval) or file (line order, as NTCIREVAL; the default "
+                   "with --compat ntcireval).")
+@click.option("--gain", default="exp", show_default=True, metavar="TABLE",
+              help="Gains of graded levels: exp (2^L-1), linear (L) or G1:G2:... (e.g. 1:3:7:15).")
+@click.option("--topicwise", type=click.Choice(["sumlog", "max"]), default="sumlog", show_default=True,
+              help="One level per document for ad hoc measures on intentwise qrels: "
+                   "sumlog = floor(log2(S+1)) of the sum S of its levels (Sakai & Zeng), or max.")
+@click.option("--compat", type=click.Choice(["ntcireval"]), default=None,
+              help="Reproduce NTCIREVAL: file order, first 1000 documents, no deduplication, "
+                   "values and D#/IA components rounded to 4 decimals.")
 @click.option("-c", "--complete", is_flag=True,
               help="Average over every qrels topic; a topic missing from a run scores 0.")
 @click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N",
@@ -76,7 +85,8 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
-def evaluate_command(qrels, runs, measures, iprob, order, complete, depth, dedupe, fmt, means_only, jobs, quiet):
+def evaluate_command(qrels, runs, measures, iprob, order, gain, topicwise, compat, complete, depth, dedupe, fmt,
+                     means_only, jobs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
@@ -85,6 +95,7 @@ def evaluate_command(qrels, runs, measures, iprob, order, complete, depth, dedup
     warn = (lambda message: None) if quiet else warn_to_stderr
     try:
         chosen = resolve_measures(list(measures) or None)
+        make_settings(gain, topicwise, compat)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
@@ -99,8 +110,8 @@ def evaluate_command(qrels, runs, measures, iprob, order, complete, depth, dedup
 
     try:
         loaded = load_qrels(qrels, iprob, warn)
-        evaluate(loaded, list(runs), chosen, order=order, depth=depth, complete=complete,
-                 dedupe=dedupe, warn=warn, on_run=on_run, jobs=jobs)
+        evaluate(loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
+                 gain=gain, topicwise=topicwise, compat=compat, warn=warn, on_run=on_run, jobs=jobs)
     except DivalevalError as exc:  # InputError: "FILE:LINE: reason"
         click.echo(f"divaleval: {exc}", err=True)
         sys.exit(2)

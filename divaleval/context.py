@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .gains import Settings
 from .ranking import RankedRun
 from .topics import Qrels
 
@@ -61,10 +62,11 @@ class Hits:
 class RunContext:
     """One run, the qrels, and the topics to score (qrels indices, ascending)."""
 
-    def __init__(self, qrels: Qrels, run: RankedRun, topics: np.ndarray) -> None:
+    def __init__(self, qrels: Qrels, run: RankedRun, topics: np.ndarray, settings: Settings | None = None) -> None:
         self.qrels = qrels
         self.run = run
         self.topics = np.asarray(topics, dtype=np.int64)
+        self.settings = settings or Settings()
         self._cache: dict[tuple, Any] = {}
 
     @property
@@ -120,3 +122,19 @@ def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | No
     count = (position <= (PAST_END - 1 if cutoff is None else cutoff)).sum(axis=1)
     picked = cumulative[np.arange(cumulative.shape[0]), np.maximum(count - 1, 0)]
     return np.where(count > 0, picked, 0.0)
+
+
+def pad_groups(group: np.ndarray, n_groups: int, *columns: tuple[np.ndarray, float]) -> list[np.ndarray]:
+    """Spread entries sorted by group into (n_groups, width) arrays, one per column.
+
+    ``columns`` are (values, padding) pairs; entries keep their order within a group.
+    """
+    counts = np.bincount(group, minlength=n_groups)
+    width = max(int(counts.max(initial=0)), 1)
+    slot = np.arange(len(group)) - np.repeat(np.cumsum(counts) - counts, counts)
+    out = []
+    for values, padding in columns:
+        padded = np.full((n_groups, width), padding, dtype=np.result_type(values, type(padding)))
+        padded[group, slot] = values
+        out.append(padded)
+    return out

@@ -4,18 +4,20 @@ from __future__ import annotations
 import numpy as np
 
 from .context import RunContext
+from .gains import Settings
 from .measures.base import Measure
 from .ranking import RankedRun
 from .topics import Qrels
 
 
-def score_matrix(qrels: Qrels, run: RankedRun, measures: list[Measure], topics: np.ndarray) -> np.ndarray:
+def score_matrix(qrels: Qrels, run: RankedRun, measures: list[Measure], topics: np.ndarray,
+                 settings: Settings | None = None) -> np.ndarray:
     """(topics, measures) raw scores, as the kernels return them.
 
     ``topics`` are qrels topic indices, ascending. Raw scores may hold NaN
     where a measure is undefined (ndeval's -nan); the native API replaces it.
     """
-    ctx = RunContext(qrels, run, topics)
+    ctx = RunContext(qrels, run, topics, settings)
     matrix = np.zeros((len(topics), len(measures)))
     for j, m in enumerate(measures):
         matrix[:, j] = m.compute(ctx)

@@ -50,6 +50,7 @@ def rank_run(
     depth: int | None = None,
     dedupe: bool = False,
     duplicates_after_depth: bool = False,
+    keep_duplicates: bool = False,
 ) -> RankedRun:
     """Order, de-duplicate and truncate ``run``, and look up its judgments.
 
@@ -75,7 +76,8 @@ def rank_run(
     ranked = _order(run, topic, order)
     if duplicates_after_depth and depth is not None:
         ranked = ranked[_positions(topic[ranked]) <= depth]
-    ranked = _check_duplicates(run, topic * (len(docno_uniques) + 1) + docno_code, ranked, dedupe)
+    if not keep_duplicates:  # NTCIREVAL evaluates a repeated docno at each of its ranks
+        ranked = _check_duplicates(run, topic * (len(docno_uniques) + 1) + docno_code, ranked, dedupe)
     topic_sorted = topic[ranked]
     position = _positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics

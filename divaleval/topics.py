@@ -38,6 +38,7 @@ class Qrels:
     rel_count: np.ndarray        # (T, I) relevant documents of each intent (0 for padding)
     weights: np.ndarray          # (T, I) intent weights P(i) (uniform unless an iprob file is given)
     iprob: IntentProbabilities | None = None
+    adhoc: bool = False              # every judgment is for intent "0" (an ad hoc qrels file)
     _cache: dict = field(default_factory=dict, repr=False)
 
     # -- shape -------------------------------------------------------------
@@ -231,4 +232,5 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         intent_ids=intent_ids,
         rel_count=rel_count,
         weights=weights,
+        adhoc=list(intent_names) == ["0"],
     )

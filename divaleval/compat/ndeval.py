@@ -34,7 +34,7 @@ from ..io.qrels import QrelsTable
 from ..io.runs import RunTable
 from ..io.source import read_input
 from ..io.table import STR, Columns, Factor, read_columns
-from ..measures.base import REGISTRY, Measure, lookup_key
+from ..measures.base import REGISTRY, Measure
 from ..output.formatting import c_fixed
 from ..ranking import rank_run
 from ..topics import Qrels, build_qrels
@@ -303,7 +303,7 @@ def read_run(path: str, traditional: bool) -> RunTable:
 def ndeval_measures(alpha: float, beta: float) -> list[Measure]:
     """ndeval's 21 columns, in its order, with its alpha and beta."""
     def bind(name: str, cutoff: int | None = None, **params: float) -> Measure:
-        return REGISTRY[lookup_key(name)].bind(params, cutoff)
+        return REGISTRY[name].bind(params, cutoff)
 
     measures = []
     for name in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG"):

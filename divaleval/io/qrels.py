@@ -1,8 +1,10 @@
-"""Intentwise ("diversity") qrels: ``topic intent docno judgment``.
+"""Qrels: intentwise ``topic intent docno judgment``, or NTCIR ad hoc ``topic docno L<k>``.
 
 The judgment is an integer (TREC, ``-2`` .. ``4``) or an NTCIR level ``L0`` ..
 ``L9``. Levels >= 1 are relevant to the intent; 0 and negative levels are
-judged non-relevant. Ids are kept as strings.
+judged non-relevant. Ids are kept as strings. A three-column file (NTCIR ad hoc
+qrels) is read as one intent, ``0``, per topic; so is a TREC ad hoc file
+(``topic 0 docno judgment``).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from .source import InputFile, read_input
 from .table import ID, LEVEL, Factor, read_columns
 
 QRELS_LAYOUT = "topic intent docno judgment"
+ADHOC_LAYOUT = "topic docno L<k> (NTCIR ad hoc)"
 LEVEL_MIN, LEVEL_MAX = -32768, 32767
 
 
@@ -37,13 +40,31 @@ def read_qrels(source: str | InputFile) -> QrelsTable:
     """Read intentwise qrels (TREC integers or NTCIR ``L<k>`` levels)."""
     if isinstance(source, str):
         source = read_input(source)
-    columns = read_columns(source, [ID, ID, ID, LEVEL], names=["topic", "intent", "docno", "judgment"],
-                           layout=QRELS_LAYOUT)
-    if not len(columns):
-        raise InputError(source.name, None, "qrels file holds no judgments")
-    topic, intent, docno, level = columns.fields
+    if _field_count(source) == 3:
+        columns = read_columns(source, [ID, ID, LEVEL], names=["topic", "docno", "judgment"],
+                               layout=ADHOC_LAYOUT)
+        if not len(columns):
+            raise InputError(source.name, None, "qrels file holds no judgments")
+        topic, docno, level = columns.fields
+        intent = Factor(np.zeros(len(level), dtype=np.int32), np.array(["0"], dtype=object))
+    else:
+        columns = read_columns(source, [ID, ID, ID, LEVEL], names=["topic", "intent", "docno", "judgment"],
+                               layout=QRELS_LAYOUT)
+        if not len(columns):
+            raise InputError(source.name, None, "qrels file holds no judgments")
+        topic, intent, docno, level = columns.fields
     out_of_range = (level < LEVEL_MIN) | (level > LEVEL_MAX)
     if out_of_range.any():
         row = int(np.argmax(out_of_range))
         raise columns.error(row, f"judgment {level[row]} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
     return QrelsTable(source.name, topic, intent, docno, level.astype(np.int16), columns.lines)
+
+
+def _field_count(source: InputFile) -> int:
+    """Fields on the first non-blank line (3: NTCIR ad hoc qrels; else intentwise)."""
+    with source.open() as handle:
+        for raw in handle:
+            fields = raw.split()
+            if fields:
+                return len(fields)
+    return 0

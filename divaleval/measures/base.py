@@ -122,12 +122,23 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-REGISTRY: dict[str, MeasureDef] = {}
+REGISTRY: dict[str, MeasureDef] = {}  # by canonical name
 
 
 def lookup_key(name: str) -> str:
-    """Names match case-insensitively, with ``_`` and ``-`` alike (``alpha_ndcg``)."""
     return name.lower().replace("_", "-")
+
+
+def find_definition(name: str) -> MeasureDef | None:
+    """The family called ``name``: exactly, or else case-insensitively with ``_`` and
+    ``-`` alike (``alpha_ndcg``) when that matches one family only (``nrbp`` is
+    ambiguous: ndeval's NRBP or NTCIREVAL's nRBP)."""
+    if name in REGISTRY:
+        return REGISTRY[name]
+    matches = [d for d in REGISTRY.values() if lookup_key(d.name) == lookup_key(name)]
+    if len(matches) > 1:
+        raise ValueError(f"{name!r} is ambiguous: {' or '.join(d.name for d in matches)} (case matters)")
+    return matches[0] if matches else None
 
 
 def measure(
@@ -141,10 +152,9 @@ def measure(
     """Register ``kernel`` as the measure family ``name``."""
 
     def register(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
-        key = lookup_key(name)
-        if key in REGISTRY:
+        if name in REGISTRY:
             raise RuntimeError(f"measure {name} registered twice")
-        REGISTRY[key] = MeasureDef(
+        REGISTRY[name] = MeasureDef(
             name=name, summary=summary, params=tuple(params), cutoff=cutoff,
             citation=citation, kernel=kernel, doc=(kernel.__doc__ or "").strip(),
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
-from .base import REGISTRY, Measure, lookup_key
+from .base import REGISTRY, Measure, find_definition
 from .sets import ALL_CUTOFFS, MEASURE_SETS
 
 _NAME = re.compile(r"^\s*(?P<name>[^()@\s]+)\s*(\((?P<params>[^()]*)\))?\s*(@\s*(?P<cutoff>\S+))?\s*$")
@@ -15,7 +15,10 @@ def parse_measure(text: str) -> Measure:
     match = _NAME.match(text)
     if not match:
         raise UsageError(f"cannot parse measure {text!r} (expected NAME, NAME@k or NAME(key=value,...)@k)")
-    definition = REGISTRY.get(lookup_key(match["name"]))
+    try:
+        definition = find_definition(match["name"])
+    except ValueError as exc:
+        raise UsageError(f"measure {text!r}: {exc}") from None
     if definition is None:
         raise UsageError(f"unknown measure {match['name']!r} (see --list-measures)")
     params: dict[str, str] = {}

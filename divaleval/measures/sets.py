@@ -11,8 +11,12 @@ NDEVAL_SET = [
     "strec@5", "strec@10", "strec@20",
 ]
 
+# What NTCIR's diversity tasks report.
+NTCIR_SET = [f"{name}@{k}" for k in (10, 20, 30) for name in ("I-rec", "D-nDCG", "D#-nDCG")]
+
 MEASURE_SETS: dict[str, list[str]] = {
     "ndeval": NDEVAL_SET,
+    "ntcir": NTCIR_SET,
 }
 
 DEFAULT_SET = "ndeval"
