@@ -1,0 +1,108 @@
+"""NTCIREVAL's numbers (oracle/ntcireval), reproduced within 1e-4 with --compat ntcireval.
+
+tiny/ is copied into tests/data; the upstream sample (divtest) and the TREC 2012
+tables are read from ../shared and skipped where it is absent.
+"""
+from __future__ import annotations
+
+import pytest
+
+import divaleval
+from conftest import DATA, run_cli, shared_path
+from ntcireval_oracle import ADHOC, DIVERSITY, expected_means, expected_values
+
+TINY = DATA / "ntcireval" / "tiny"
+TOLERANCE = 1e-4 + 1e-12  # NTCIREVAL prints 4 decimals
+
+
+def compare(qrels, runs: dict, mapping, cutoff, table, means_table=None, **options):
+    expected = expected_values(table, mapping, cutoff)
+    means = expected_means(means_table, mapping, cutoff) if means_table else {}
+    assert expected, "no value to compare"
+    names = sorted({m for (_, _, m) in expected})
+    loaded = divaleval.load_qrels(str(qrels), options.pop("iprob", None), warn=lambda message: None)
+    checked = 0
+    for run_name, path in runs.items():
+        frame = divaleval.evaluate(loaded, str(path), measures=names, compat="ntcireval",
+                                   warn=lambda message: None, **options)
+        mean = divaleval.mean_rows(frame)
+        for (run, topic, name), value in expected.items():
+            if run == run_name:
+                got = frame.loc[frame.topic == topic, name].item()
+                assert abs(got - value) <= TOLERANCE, (run, topic, name, value, got)
+                checked += 1
+        for (run, name), value in means.items():
+            if run == run_name:
+                assert abs(mean[name].item() - value) <= TOLERANCE, (run, name, value, mean[name].item())
+    assert checked == len(expected)
+
+
+@pytest.mark.parametrize("cutoff", [10, 3])
+def test_tiny_diversity(cutoff):
+    compare(TINY / "ex.Dqrels", {"RunA": TINY / "RunA", "RunB": TINY / "RunB"}, DIVERSITY, cutoff,
+            TINY / "expected" / f"ex.cutoff{cutoff}.tsv", TINY / "expected" / f"ex.means.cutoff{cutoff}.tsv",
+            iprob=str(TINY / "ex.Iprob"))
+
+
+@pytest.mark.parametrize("cutoff", [10, 3])
+def test_tiny_adhoc(cutoff):
+    compare(TINY / "ex.qrels", {"RunA": TINY / "RunA", "RunB": TINY / "RunB"}, ADHOC, cutoff,
+            TINY / "expected" / f"ex.cutoff{cutoff}.tsv", TINY / "expected" / f"ex.means.cutoff{cutoff}.tsv",
+            gain="1:3:7")
+
+
+def test_upstream_sample():
+    folder = shared_path("oracle", "ntcireval", "examples", "divtest")
+    mapping = {**DIVERSITY, **{(name, "D-NTCIR-IAeval"): pattern for (name, source), pattern in DIVERSITY.items()
+                               if source == "D-NTCIR-IAeval-more"}}
+    compare(folder / "Dtest.Dqrels", {"TRECRUN": folder / "TRECRUN", "TRECRUN2": folder / "TRECRUN2"}, mapping, 10,
+            folder / "expected" / "Dtest.cutoff10.tsv", folder / "expected" / "Dtest.means.cutoff10.tsv",
+            iprob=str(folder / "Dtest.Iprob"))
+
+
+TREC2012_RUNS = {
+    "ql-cata": "ql/results-cata.txt", "ql-catb": "ql/results-catb.txt", "rm-cata": "rm/results-cata.txt",
+    "rm-catb": "rm/results-catb.txt", "ql-cata-filtered": "ql/results-cata-filtered.txt",
+    "rm-catb-filtered": "rm/results-catb-filtered.txt",
+}
+
+
+@pytest.mark.parametrize("cutoff", [10, 20])
+@pytest.mark.parametrize("kind", ["diversity", "adhoc"])
+def test_trec2012(kind, cutoff):
+    oracle = shared_path("oracle", "ntcireval", "trec2012")
+    runs_dir = shared_path("data", "trec-web", "2012", "baseline-runs")
+    runs = {name: runs_dir / path for name, path in TREC2012_RUNS.items()}
+    if kind == "diversity":
+        compare(oracle / "trec2012.Dqrels", runs, DIVERSITY, cutoff, oracle / f"trec2012.cutoff{cutoff}.tsv",
+                oracle / f"trec2012.means.cutoff{cutoff}.tsv", iprob=str(oracle / "trec2012.Iprob"))
+    else:
+        compare(oracle / "trec2012.topicwise.qrels", runs, ADHOC, cutoff, oracle / f"trec2012.cutoff{cutoff}.tsv",
+                oracle / f"trec2012.means.cutoff{cutoff}.tsv", gain="1:3:7:15:31")
+
+
+def test_command_line_form():
+    # The form of issue 4: --compat ntcireval --order file --iprob IPROB -m NAME ... QRELS RUN
+    result = run_cli(["--compat", "ntcireval", "--order", "file", "--iprob", TINY / "ex.Iprob",
+                      "-m", "D#-nDCG@10", "-m", "IA-nERR@10", "-m", "I-rec@10", TINY / "ex.Dqrels", TINY / "RunA"])
+    assert result.returncode == 0, result.stderr
+    rows = [line.split(",") for line in result.stdout.decode().splitlines()]
+    assert rows[0] == ["runid", "topic", "D#-nDCG@10", "IA-nERR@10", "I-rec@10"]
+    # examples/README.md, RunA: D#-nDCG@10 0.9727 / 0.9774, IA-nERR@10 0.6913 / 0.5480, I-rec@10 1 / 1.
+    assert rows[1] == ["RunA", "0001", "0.972700", "0.691300", "1.000000"]
+    assert rows[2] == ["RunA", "0002", "0.977400", "0.548000", "1.000000"]
+
+
+def test_ntcir_preset_on_trec_and_ntcir_forms():
+    # The TREC form (qrels.diversity.txt, -2 judgments, subtopics without relevant documents)
+    # and the NTCIR form (Dqrels) give the same numbers.
+    data = shared_path("data", "trec-web", "2012")
+    oracle = shared_path("oracle", "ntcireval", "trec2012")
+    run = data / "baseline-runs" / "ql" / "results-cata.txt"
+    args = ["-m", "ntcir", "--iprob", oracle / "trec2012.Iprob", "--order", "file", "-q"]
+    trec = run_cli([*args, data / "qrels.diversity.txt", run])
+    ntcir = run_cli([*args, oracle / "trec2012.Dqrels", run])
+    assert trec.returncode == ntcir.returncode == 0
+    assert trec.stdout == ntcir.stdout
+    header = trec.stdout.decode().splitlines()[0].split(",")[2:]
+    assert header == [f"{m}@{k}" for k in (10, 20, 30) for m in ("I-rec", "D-nDCG", "D#-nDCG")]
