@@ -47,6 +47,10 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
                + "; all = every measure above, at cutoffs 5, 10 and 20 where it takes one.")
     click.echo("Syntax: NAME@k or NAME(key=value,...)@k, e.g. alpha-nDCG(alpha=0.8)@30; "
                "-m may repeat or hold a comma-separated list.")
+    click.echo("Graded measures (nDCG ... niRBU, I-rec, D-, D#-, IA-) follow NTCIREVAL's definitions; "
+               "gains --gain (default 2^L-1), weights --iprob (default uniform). Natively they use score "
+               "order, the whole run and full precision; --compat ntcireval uses NTCIREVAL's file order, "
+               "first 1000 documents, 4-decimal rounding chain and 6-digit global gains (see README).")
     ctx.exit(0)
 
 
