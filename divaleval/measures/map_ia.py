@@ -22,8 +22,8 @@ def map_ia(ctx: RunContext, *, cutoff: int | None) -> np.ndarray:
     """
     hits = ctx.hits()
     relevant = hits.relevant
-    precision = np.where(relevant, hits.coverage / hits.position[:, :, None], 0.0)
-    cumulative = np.cumsum(precision, axis=1)
+    cumulative = ctx.cached(("map-ia-cumulative",), lambda: np.cumsum(
+        np.where(relevant, hits.coverage / hits.position[:, :, None], 0.0), axis=1))
     rel_count = ctx.rel_count
     total = np.zeros(ctx.n_topics)
     for i in range(relevant.shape[2]):

@@ -19,7 +19,7 @@ the D-measures (on global gains) and the intent-aware measures (per intent).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -49,18 +49,29 @@ P_IRBU = Param("p", float, 0.99, "persistence of the rank-biased user (NTCIREVAL
 
 @dataclass
 class GainList:
-    """Ranked lists with graded gains, one per row (a topic, or a topic's intent)."""
+    """Ranked lists with graded gains, one per row (a topic, or a topic's intent).
+
+    Quantities shared by several measures and cutoffs are kept in ``memo``.
+    """
 
     gains: np.ndarray       # (N, H) gains of ranked documents with a gain, in rank order; 0-padded
     position: np.ndarray    # (N, H) their 1-based ranks; PAST_END padding
     ideal: np.ndarray       # (N, L) the ideal list's gains, descending; 0-padded
     n_relevant: np.ndarray  # (N,) R
     top_gain: np.ndarray    # (N,) hg
+    memo: dict = field(default_factory=dict, repr=False)
+
+    def remember(self, key: tuple, compute: Callable[[], np.ndarray]) -> np.ndarray:
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
 
     def ideal_list(self) -> "GainList":
         """The ideal list itself, as a ranking."""
-        position = np.broadcast_to(np.arange(1, self.ideal.shape[1] + 1), self.ideal.shape)
-        return GainList(self.ideal, position, self.ideal, self.n_relevant, self.top_gain)
+        def build() -> GainList:
+            position = np.broadcast_to(np.arange(1, self.ideal.shape[1] + 1), self.ideal.shape)
+            return GainList(self.ideal, position, self.ideal, self.n_relevant, self.top_gain)
+        return self.remember(("ideal-list",), build)
 
 
 # -- gains ----------------------------------------------------------------------
@@ -182,6 +193,10 @@ def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 
 
 def _blended_ratio(gl: GainList, beta: float) -> np.ndarray:
+    return gl.remember(("blended-ratio", beta), lambda: _compute_blended_ratio(gl, beta))
+
+
+def _compute_blended_ratio(gl: GainList, beta: float) -> np.ndarray:
     count = np.cumsum(gl.gains > 0, axis=1)
     cumulative = np.cumsum(gl.gains, axis=1)
     ideal_cumulative = np.cumsum(gl.ideal, axis=1)
@@ -196,6 +211,10 @@ def _blended_ratio(gl: GainList, beta: float) -> np.ndarray:
 
 def _err_probability(gl: GainList) -> np.ndarray:
     """P_ERR at each entry: s(r) times the chance the user got that far."""
+    return gl.remember(("err-probability",), lambda: _compute_err_probability(gl))
+
+
+def _compute_err_probability(gl: GainList) -> np.ndarray:
     stop = gl.gains / (gl.top_gain + 1.0)[:, None]
     survive = np.cumprod(1.0 - stop, axis=1)
     before = np.concatenate([np.ones((len(stop), 1)), survive[:, :-1]], axis=1)
