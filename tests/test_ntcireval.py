@@ -106,3 +106,54 @@ def test_ntcir_preset_on_trec_and_ntcir_forms():
     assert trec.stdout == ntcir.stdout
     header = trec.stdout.decode().splitlines()[0].split(",")[2:]
     assert header == [f"{m}@{k}" for k in (10, 20, 30) for m in ("I-rec", "D-nDCG", "D#-nDCG")]
+
+
+# IA forms NTCIREVAL does not sum itself: sum_i P(i) M_i from its per-intent values (4 decimals each).
+PER_INTENT = {"AP": "IA-AP@{k}", "Prec": "IA-Prec@{k}", "EBR": "IA-EBR@{k}", "RR": "IA-RR@{k}",
+              "MSnDCG": "IA-nDCG@{k}", "Q": "IA-Q@{k}"}
+
+
+def per_intent_sums(path, cutoff):
+    import csv
+    from collections import defaultdict
+
+    sums = defaultdict(float)
+    with open(path) as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            name, _, at = row["measure"].partition("@")
+            if name == "RR" and not at:  # the per-intent lists are truncated at the cutoff: RR@k
+                at = "k"
+            pattern = PER_INTENT.get(name)
+            if pattern and at:
+                sums[(row["run"], row["topic"], pattern.format(k=cutoff))] += float(row["prob"]) * float(row["value"])
+    return sums
+
+
+@pytest.mark.parametrize("cutoff", [10, 3])
+def test_tiny_intent_aware_from_per_intent_values(cutoff):
+    expected = per_intent_sums(TINY / "expected" / f"ex.perintent.cutoff{cutoff}.tsv", cutoff)
+    names = sorted({name for (_, _, name) in expected})
+    for run in ("RunA", "RunB"):
+        frame = divaleval.evaluate(str(TINY / "ex.Dqrels"), str(TINY / run), measures=names, compat="ntcireval",
+                                   iprob=str(TINY / "ex.Iprob"), warn=lambda message: None).set_index("topic")
+        for (run_name, topic, name), value in expected.items():
+            if run_name == run:
+                assert abs(frame.loc[topic, name] - value) <= TOLERANCE, (run, topic, name)
+
+
+def test_trec2012_intent_aware_from_per_intent_values():
+    oracle = shared_path("oracle", "ntcireval", "trec2012")
+    runs_dir = shared_path("data", "trec-web", "2012", "baseline-runs")
+    qrels = divaleval.load_qrels(str(oracle / "trec2012.Dqrels"), str(oracle / "trec2012.Iprob"),
+                                 warn=lambda message: None)
+    expected = per_intent_sums(oracle / "trec2012.perintent.cutoff10.tsv", 10)
+    names = sorted({name for (_, _, name) in expected})
+    checked = 0
+    for run, path in TREC2012_RUNS.items():
+        frame = divaleval.evaluate(qrels, str(runs_dir / path), measures=names, compat="ntcireval",
+                                   warn=lambda message: None).set_index("topic")
+        for (run_name, topic, name), value in expected.items():
+            if run_name == run:
+                assert abs(frame.loc[topic, name] - value) <= TOLERANCE, (run, topic, name)
+                checked += 1
+    assert checked == len(expected) > 0
