@@ -42,27 +42,21 @@ ADHOC = {
 }
 
 
-def expected_values(path: Path, mapping: dict, cutoff: int) -> dict[tuple[str, str, str], float]:
-    """(run, topic, divaleval measure) -> value, for the rows of ``path`` the mapping names."""
-    values = {}
+def _named_rows(path: Path, mapping: dict, cutoff: int):
+    """(row, divaleval measure name) for the rows of an oracle table that the mapping names."""
     with open(path) as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
             name, _, at = row["measure"].partition("@")
-            key = (name, row["source"]) if at else (name, row["source"], "whole")
-            pattern = mapping.get(key)
-            if pattern is None:
-                continue
-            values[(row["run"], row["topic"], pattern.format(k=cutoff))] = float(row["value"])
-    return values
+            pattern = mapping.get((name, row["source"]) if at else (name, row["source"], "whole"))
+            if pattern is not None:
+                yield row, pattern.format(k=cutoff)
+
+
+def expected_values(path: Path, mapping: dict, cutoff: int) -> dict[tuple[str, str, str], float]:
+    """(run, topic, divaleval measure) -> value."""
+    return {(row["run"], row["topic"], name): float(row["value"]) for row, name in _named_rows(path, mapping, cutoff)}
 
 
 def expected_means(path: Path, mapping: dict, cutoff: int) -> dict[tuple[str, str], float]:
-    means = {}
-    with open(path) as handle:
-        for row in csv.DictReader(handle, delimiter="\t"):
-            name, _, at = row["measure"].partition("@")
-            key = (name, row["source"]) if at else (name, row["source"], "whole")
-            pattern = mapping.get(key)
-            if pattern is not None:
-                means[(row["run"], pattern.format(k=cutoff))] = float(row["mean"])
-    return means
+    """(run, divaleval measure) -> mean."""
+    return {(row["run"], name): float(row["mean"]) for row, name in _named_rows(path, mapping, cutoff)}
