@@ -88,6 +88,15 @@ class RunContext:
             self._cache[key] = compute()
         return self._cache[key]
 
+    def ranking_lengths(self) -> np.ndarray:
+        """(T,) documents ranked for each topic (after the depth cut)."""
+        def compute() -> np.ndarray:
+            slot = np.searchsorted(self.topics, self.run.topic)
+            ok = slot < self.n_topics
+            ok[ok] = self.topics[slot[ok]] == self.run.topic[ok]
+            return np.bincount(slot[ok], minlength=self.n_topics)
+        return self.cached(("ranking-lengths",), compute)
+
     def hits(self) -> Hits:
         return self.cached(("hits",), self._gather_hits)
 

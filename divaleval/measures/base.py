@@ -38,7 +38,7 @@ class Param:
                 raise ValueError(f"{self.name}={text_or_value!r} is not a valid {self.kind.__name__}") from None
         else:
             value = self.kind(value)
-        if self.kind is float and not np.isfinite(value):
+        if self.kind is float and not np.isfinite(value):  # also refuses nan
             raise ValueError(f"{self.name}={text_or_value!r} is not finite")
         problem = self.check(value)
         if problem:

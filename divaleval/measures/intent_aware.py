@@ -26,7 +26,7 @@ def _register_ia(spec: NcuMeasure) -> None:
         per_intent = spec.kernel(intent_gain_list(ctx), cutoff, **params)
         if ctx.settings.compat == "ntcireval":
             per_intent = round4(per_intent)
-        per_intent = per_intent.reshape(ctx.n_topics, -1)
+        per_intent = per_intent.reshape(ctx.n_topics, ctx.qrels.max_intents)
         weights = ctx.qrels.weights[ctx.topics]
         total = np.zeros(ctx.n_topics)
         for i in range(per_intent.shape[1]):

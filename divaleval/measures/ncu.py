@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..context import PAST_END, RunContext, pad_groups
-from ..gains import topicwise_levels
+from ..gains import GainTable, topicwise_levels
 from ..topics import Qrels
 from .base import OPTIONAL, REQUIRED, Param, measure
 from .novelty import log_discount
@@ -127,12 +127,16 @@ def topic_gain_list(ctx: RunContext, kind: str) -> GainList:
     return ctx.cached(("gain-list", kind), compute)
 
 
-def intent_gain_list(ctx: RunContext) -> GainList:
-    """One row per (topic, intent column): each intent's own gains and ideal list."""
+def intent_gain_list(ctx: RunContext, gain_table: GainTable | None = None) -> GainList:
+    """One row per (topic, intent column): each intent's own gains and ideal list.
+
+    gain_table: the gains to use; default the evaluation's (``--gain``).
+    """
+    gain_table = gain_table or ctx.settings.gain
+
     def compute() -> GainList:
         qrels, run = ctx.qrels, ctx.run
         n_int = qrels.max_intents
-        gain_table = ctx.settings.gain
 
         def ideal_every_topic() -> np.ndarray:
             row, intent = np.nonzero(qrels.levels >= 1)
@@ -154,7 +158,7 @@ def intent_gain_list(ctx: RunContext) -> GainList:
         ideal = ideal_all[rows] if len(rows) else np.zeros((0, ideal_all.shape[1]))
         return _finish(ctx, "intent", gains, position, ideal)
 
-    return ctx.cached(("gain-list", "intent"), compute)
+    return ctx.cached(("gain-list", "intent", gain_table), compute)
 
 
 def _slots(ctx: RunContext, topic: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

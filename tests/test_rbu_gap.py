@@ -1,0 +1,155 @@
+"""RBU and GAP: the authors' reference outputs, hand computations and relations."""
+from __future__ import annotations
+
+import csv
+import math
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+import divaleval
+from conftest import DATA, shared_path
+
+TINY = DATA / "ntcireval" / "tiny"
+RUNS = {"ql-cata": "ql/results-cata.txt", "ql-catb": "ql/results-catb.txt", "rm-cata": "rm/results-cata.txt",
+        "rm-catb": "rm/results-catb.txt", "ql-cata-filtered": "ql/results-cata-filtered.txt",
+        "rm-catb-filtered": "rm/results-catb-filtered.txt"}
+
+
+def quiet(*args, **kwargs):
+    return divaleval.evaluate(*args, warn=lambda message: None, **kwargs)
+
+
+def test_rbu_reproduces_the_authors_program():
+    table = shared_path("oracle", "rbu", "trec2012", "trec2012.rbu.tsv")
+    iprob = shared_path("oracle", "ntcireval", "trec2012", "trec2012.Iprob")
+    data = shared_path("data", "trec-web", "2012")
+    expected = defaultdict(dict)
+    with open(table) as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            key = (row["topic"], int(row["k"]), row["p"], row["e"])
+            expected[row["run"]][key] = (float(row["rbu_paper"]), float(row["value_full"]))
+    settings = {key[1:] for rows in expected.values() for key in rows}
+    names = [f"RBU(p={p},e={e}{scale})@{k}" for k, p, e in settings for scale in ("", ",scale=program")]
+    qrels = divaleval.load_qrels(str(data / "qrels.diversity.txt"), str(iprob), warn=lambda message: None)
+    checked = 0
+    for run, path in RUNS.items():
+        frame = quiet(qrels, str(data / "baseline-runs" / path), measures=names, order="file").set_index("topic")
+        for (topic, k, p, e), (paper, program) in expected[run].items():
+            paper_name = divaleval.parse_measure(f"RBU(p={p},e={e})@{k}").name
+            program_name = divaleval.parse_measure(f"RBU(p={p},e={e},scale=program)@{k}").name
+            assert frame.loc[topic, paper_name] == pytest.approx(paper, abs=1e-6)
+            assert frame.loc[topic, program_name] == pytest.approx(program, abs=1e-6)
+            checked += 1
+    assert checked == 2700
+
+
+def test_gap_reproduces_the_trec_session_script():
+    folder = shared_path("oracle", "gap", "trec2012")
+    runs = shared_path("data", "trec-web", "2012", "baseline-runs")
+    qrels = divaleval.load_qrels(str(folder / "trec2012.topicwise.maxclip3.qrels"), warn=lambda message: None)
+    expected = defaultdict(dict)
+    with open(folder / "trec2012.gap.tsv") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            name = f"GAP@{row['k']}" if row["g"].startswith("1/3") else f"GAP(g=0.5:0.25:0.25)@{row['k']}"
+            expected[row["run"]][(row["topic"], name)] = (float(row["GAP_full"]), int(row["k"]), float(row["AP_full"]))
+    names = sorted({name for rows in expected.values() for (_, name) in rows}) + ["AP"]
+    checked = 0
+    for run, path in RUNS.items():
+        frame = quiet(qrels, str(runs / path), measures=names, order="file").set_index("topic")
+        for (topic, name), (value, k, ap) in expected[run].items():
+            assert frame.loc[topic, name] == pytest.approx(value, abs=1e-6)
+            if k == 1000:  # the script's AP on the full run is ordinary AP
+                assert frame.loc[topic, "AP"] == pytest.approx(ap, abs=1e-12)
+            checked += 1
+    assert checked == 1800
+
+
+def write(path, lines):
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+def test_rbu_by_hand(tmp_path):
+    # Two intents, P = 0.6 / 0.4. Intent 1: a L2, b L1 (Lmax 2); intent 2: b L3 (Lmax 3).
+    # r(a,1) = 3/4, r(b,1) = 1/4, r(b,2) = 7/8. Run: x (unjudged), a, b.
+    qrels = write(tmp_path / "q.txt", ["1 1 a 2", "1 1 b 1", "1 2 b 3"])
+    iprob = write(tmp_path / "p.txt", ["1 1 0.6", "1 2 0.4"])
+    run = write(tmp_path / "r.txt", ["1 Q0 x 1 3 r", "1 Q0 a 2 2 r", "1 Q0 b 3 1 r"])
+    p, e = 0.9, 0.05
+    utility = p ** 2 * 0.6 * 0.75 + p ** 3 * (0.6 * 0.25 * (1 - 0.75) + 0.4 * 0.875)
+    expected = utility - e * (p + p ** 2 + p ** 3)
+    frame = quiet(str(qrels), str(run), measures=["RBU(p=0.9,e=0.05)", "RBU(p=0.9,e=0.05)@2",
+                                                  "RBU(p=0.9,e=0.05,scale=program)"], iprob=str(iprob))
+    row = frame.iloc[0]
+    assert row.iloc[2] == pytest.approx(expected, abs=1e-12)
+    assert row.iloc[3] == pytest.approx(p ** 2 * 0.6 * 0.75 - e * (p + p ** 2), abs=1e-12)
+    assert row.iloc[4] == pytest.approx(expected * 0.1 / 0.9, abs=1e-12)
+
+
+def test_rbu_relations():
+    names = ["RBU(p=1,e=0)@3", "RBU(p=0.95,e=0)@10", "IA-iRBU(p=0.95)@10"]
+    frame = quiet(str(TINY / "ex.Dqrels"), str(TINY / "RunB"), measures=names, iprob=str(TINY / "ex.Iprob"),
+                  order="file").set_index("topic")
+    frame.columns = ["runid", *names]
+    # e = 0, p = 1: sum_i P(i) (1 - prod_{r<=k} (1 - r(d_r, i))). RunB 0001 top 3: d5 (L0), d6 (L0), d3:
+    # d3 is L1 for intent 2 (Lmax 2): r = 1/4, so 0.3 * 1/4.
+    assert frame.loc["0001", "RBU(p=1,e=0)@3"] == pytest.approx(0.3 * 0.25, abs=1e-12)
+    # RunB 0002 top 3: e5 (L0), e4 (intent 3, L1 of Lmax 2: 1/4), e2 (intent 1 L1 of Lmax 2: 1/4;
+    # intent 3 L2: 3/4): intent 1: 1/4; intent 3: 1 - (3/4)(1/4).
+    assert frame.loc["0002", "RBU(p=1,e=0)@3"] == pytest.approx(0.4 * 0.25 + 0.2 * (1 - 0.75 * 0.25), abs=1e-12)
+    assert np.allclose(frame["RBU(p=0.95,e=0)@10"], frame["IA-iRBU(p=0.95)@10"], atol=1e-15)
+
+
+def test_gap_by_hand(tmp_path):
+    # Grades a 3, b 2, c 1, d 0, f 3 (MEASURES.md section 7); run (runA): a, c, d, b, f, g (unjudged).
+    qrels = write(tmp_path / "q.txt", ["1 0 a 3", "1 0 b 2", "1 0 c 1", "1 0 d 0", "1 0 f 3"])
+    run = write(tmp_path / "r.txt", [f"1 Q0 {d} {r} {10 - r} runA" for r, d in enumerate("acdbfg", 1)])
+    G = {1: 1 / 3, 2: 2 / 3, 3: 1.0}
+    grades = [3, 1, 0, 2, 3, 0]
+    numerator = sum(sum(G[min(cm, cn)] for cm in grades[:n] if cm) / n
+                    for n, cn in enumerate(grades, 1) if cn)
+    expected = numerator / (1 * G[1] + 1 * G[2] + 2 * G[3])
+    frame = quiet(str(qrels), str(run), measures=["GAP", "GAP(g=1)", "AP"])
+    assert frame["GAP"].item() == pytest.approx(expected, abs=1e-12)
+    # One grade (all thresholds at grade 1): GAP is AP.
+    assert frame["GAP(g=1)"].item() == pytest.approx(frame["AP"].item(), abs=1e-15)
+
+
+def test_gap_of_an_ideal_ordering_is_one(tmp_path):
+    rng = np.random.default_rng(3)
+    grades = rng.integers(0, 4, 15)
+    grades[0] = 3
+    qrels = write(tmp_path / "q.txt", [f"1 0 d{j} {g}" for j, g in enumerate(grades)])
+    order = np.argsort(-grades, kind="stable")
+    run = write(tmp_path / "r.txt", [f"1 Q0 d{j} {r} {100 - r} ideal" for r, j in enumerate(order, 1)])
+    frame = quiet(str(qrels), str(run), measures=["GAP", "GAP(g=0.2:0.3:0.5)"])
+    assert frame.iloc[0, 2:].tolist() == pytest.approx([1.0, 1.0], abs=1e-12)
+
+
+def test_bad_parameters():
+    from conftest import run_cli
+
+    for bad, reason in (("GAP(g=0.5:0.4)", "sum to 1"), ("RBU(p=0)", "(0, 1]"), ("RBU(scale=jar)", "paper")):
+        result = run_cli(["-m", bad, TINY / "ex.qrels", TINY / "RunA"])
+        assert result.returncode == 2 and reason.encode() in result.stderr, bad
+
+
+def test_on_trec_2014_with_the_ndeval_set():
+    data = shared_path("data", "trec-web")
+    from conftest import run_cli
+
+    # The 2012 runs answer other topics than 2014's: with -c every 2014 topic prints (zero rows).
+    result = run_cli(["-c", "-m", "ndeval", "-m", "RBU@20,GAP@20,D#-nDCG@20", data / "2014" / "qrels.all.txt",
+                      data / "2012" / "baseline-runs" / "ql" / "results-cata.txt"])
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode().splitlines()
+    header = lines[0].split(",")
+    assert header[-3:] == ["RBU@20", "GAP@20", "D#-nDCG@20"] and "alpha-nDCG@20" in header
+    assert len(lines) == 1 + 50 + 1 and b"topics not in the qrels are ignored" in result.stderr
+    # And on the 2012 qrels, graded -2..4, the same call scores the same run.
+    result = run_cli(["-q", "-m", "ndeval", "-m", "RBU@20,GAP@20,D#-nDCG@20", data / "2012" / "qrels.diversity.txt",
+                      data / "2012" / "baseline-runs" / "ql" / "results-cata.txt"])
+    mean = [float(v) for v in result.stdout.decode().splitlines()[-1].split(",")[2:]]
+    assert result.returncode == 0 and all(not math.isnan(v) for v in mean) and mean[-1] > 0
