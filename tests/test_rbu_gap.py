@@ -153,3 +153,40 @@ def test_on_trec_2014_with_the_ndeval_set():
                       data / "2012" / "baseline-runs" / "ql" / "results-cata.txt"])
     mean = [float(v) for v in result.stdout.decode().splitlines()[-1].split(",")[2:]]
     assert result.returncode == 0 and all(not math.isnan(v) for v in mean) and mean[-1] > 0
+
+
+# ex.Dqrels topic 0001, P = (.5, .3, .2); Lmax: intent 1 L3, intents 2 and 3 L2, so r(d, i):
+# d1: i1 7/8, i3 1/4; d2: i1 1/8, i2 3/4; d4: i3 3/4; d3: i2 1/4.
+# RunA: d1, d5 (L0), d2, d7 (unjudged), d4, d3 at ranks 1..6; alpha = 0.5.
+TERMS = {1: 0.5 * 7 / 8 + 0.2 * 1 / 4,           # d1, nothing seen before
+         3: 0.5 * 1 / 8 * 0.5 + 0.3 * 3 / 4,     # d2: intent 1 seen once
+         5: 0.2 * 3 / 4 * 0.5,                   # d4: intent 3 seen once
+         6: 0.3 * 1 / 4 * 0.5}                   # d3: intent 2 seen once
+
+
+def aspect_scores(names):
+    frame = quiet(str(TINY / "ex.Dqrels"), str(TINY / "RunA"), measures=names, iprob=str(TINY / "ex.Iprob"),
+                  order="file").set_index("topic")
+    frame.columns = ["runid", *names]
+    return frame
+
+
+def test_eu_ct_and_srr_by_hand():
+    got = aspect_scores(["EU", "EU(e=0)@3", "CT@10", "CT(level=0.9)@10", "S-RR@100%"])
+    eu = sum(term / (1 + math.log2(r)) for r, term in TERMS.items()) - 0.01 * 6
+    assert got.loc["0001", "EU"] == pytest.approx(eu, abs=1e-12)
+    assert got.loc["0001", "EU(e=0)@3"] == pytest.approx(TERMS[1] + TERMS[3] / (1 + math.log2(3)), abs=1e-12)
+    assert got.loc["0001", "CT@10"] == pytest.approx(sum(term / r for r, term in TERMS.items()), abs=1e-12)
+    # With a saturation level of 0.9, intent 1 is saturated after d1 (7/8 < 0.9: not yet) ... and after
+    # d2 (7/8 + 1/8 = 1): d2 still counts for intent 1; later documents gain nothing from intent 1.
+    assert got.loc["0001", "CT(level=0.9)@10"] == pytest.approx(sum(term / r for r, term in TERMS.items()), abs=1e-12)
+    # d1 covers intents 1 and 3, d2 intent 2 at rank 3; topic 0002 (intent 4 has no relevant
+    # document) is complete at rank 4 (e3, e1, e9, e2).
+    assert got.loc["0001", "S-RR@100%"] == pytest.approx(1 / 3)
+    assert got.loc["0002", "S-RR@100%"] == pytest.approx(1 / 4)
+
+
+def test_srr_is_zero_when_an_intent_is_never_covered(tmp_path):
+    qrels = write(tmp_path / "q.txt", ["1 1 a 1", "1 2 b 1"])
+    run = write(tmp_path / "r.txt", ["1 Q0 a 1 2 r", "1 Q0 c 2 1 r"])
+    assert quiet(str(qrels), str(run), measures=["S-RR@100%"]).iloc[0, 2] == 0.0

@@ -12,6 +12,8 @@ _NAME = re.compile(r"^\s*(?P<name>[^()@\s]+)\s*(\((?P<params>[^()]*)\))?\s*(@\s*
 
 def parse_measure(text: str) -> Measure:
     """Parse one measure; raise :class:`UsageError` with a helpful message."""
+    if "@" in text and text.strip() in REGISTRY:  # a name holding "@" itself, such as S-RR@100%
+        return REGISTRY[text.strip()].bind()
     match = _NAME.match(text)
     if not match:
         raise UsageError(f"cannot parse measure {text!r} (expected NAME, NAME@k or NAME(key=value,...)@k)")

@@ -1,0 +1,47 @@
+"""CT@k, the Cube Test (Luo et al. 2013), in the form of Amigó et al. 2018, sec. 4.3."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..context import RunContext
+from .aspects import satisfaction
+from .base import REQUIRED, Param, in_unit_interval, measure
+
+
+def _positive(value: float) -> str | None:
+    return None if value > 0.0 else "must be > 0"
+
+
+@measure(
+    name="CT",
+    summary="aspect-weighted novelty gain over the rank, counted until an aspect is saturated "
+            "(reading of Amigo et al. 2018 sec. 4.3: see the formula)",
+    params=[
+        Param("alpha", float, 0.5, "redundancy penalty, as in alpha-nDCG", in_unit_interval),
+        Param("level", float, 1.0, "saturation level of an aspect (the cube's height)", _positive),
+    ],
+    cutoff=REQUIRED,
+    citation="Luo, Wing, Yang, Hearst. The water filling model and the cube test: multi-dimensional "
+             "evaluation for professional search. CIKM 2013; as written in Amigo et al., SIGIR 2018, sec. 4.3",
+)
+def cube_test(ctx: RunContext, *, alpha: float, level: float, cutoff: int) -> np.ndarray:
+    """CT@k = sum_{r<=k} (1/r) sum_i P(i) r(d_r,i) (1-alpha)^c(r,i) f_Sat(r,i)
+
+    f_Sat(r, i) = 1 while the relevance already gathered for intent i,
+    sum_{t<r} r(d_t, i), is below ``level``, else 0 (the paper defines f_Sat
+    only as "0 or 1 depending if the sum of relevance of documents for the
+    aspect exceeds a certain saturation level"; this is that test, applied to
+    the documents above r, with Luo et al.'s cube height 1 as the default).
+    r(d, i) = (2^L - 1)/2^Lmax(i); time is linear in the rank (the 1/r).
+    """
+    r, covered_before = satisfaction(ctx)
+    hits = ctx.hits()
+    gathered_before = np.cumsum(r, axis=1) - r
+    unsaturated = gathered_before < level
+    weights = ctx.qrels.weights[ctx.topics]
+    gain = np.zeros(r.shape[:2])
+    for i in range(r.shape[2]):
+        term = r[:, :, i] * np.power(1.0 - alpha, covered_before[:, :, i]) * unsaturated[:, :, i]
+        gain = gain + weights[:, i:i + 1] * term
+    within = hits.position <= cutoff
+    return np.where(within, gain / np.where(within, hits.position, 1), 0.0).sum(axis=1)

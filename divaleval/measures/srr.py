@@ -1,0 +1,23 @@
+"""S-RR@100%: subtopic reciprocal rank (Zhai, Cohen, Lafferty 2003)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..context import PAST_END, RunContext
+from .base import NONE, measure
+
+
+@measure(
+    name="S-RR@100%",
+    summary="1 / the first rank at which every intent is covered (0 if never)",
+    cutoff=NONE,
+    citation="Zhai, Cohen, Lafferty. Beyond independent relevance: methods and evaluation metrics "
+             "for subtopic retrieval. SIGIR 2003",
+)
+def subtopic_reciprocal_rank(ctx: RunContext, *, cutoff: None) -> np.ndarray:
+    """S-RR@100% = 1 / min{r : every intent with a relevant document has one in the top r}"""
+    hits = ctx.hits()
+    covered = (hits.coverage > 0).sum(axis=2)                         # (T, H) intents covered so far
+    complete = (covered >= ctx.n_intents[:, None]) & (hits.position < PAST_END) & (ctx.n_intents > 0)[:, None]
+    first = np.where(complete, hits.position, PAST_END).min(axis=1, initial=PAST_END)
+    return np.where(first < PAST_END, 1.0 / np.maximum(first, 1), 0.0)
