@@ -190,3 +190,27 @@ def test_srr_is_zero_when_an_intent_is_never_covered(tmp_path):
     qrels = write(tmp_path / "q.txt", ["1 1 a 1", "1 2 b 1"])
     run = write(tmp_path / "r.txt", ["1 Q0 a 1 2 r", "1 Q0 c 2 1 r"])
     assert quiet(str(qrels), str(run), measures=["S-RR@100%"]).iloc[0, 2] == 0.0
+
+
+def test_weighted_graded_alpha_ndcg_by_hand(tmp_path):
+    # Intent 1 (P .7): a L2, b L1 -> r = 3/4, 1/4; intent 2 (P .3): b L1, its best -> r = 1/2.
+    qrels = write(tmp_path / "q.txt", ["1 1 a 2", "1 1 b 1", "1 2 b 1"])
+    iprob = write(tmp_path / "p.txt", ["1 1 0.7", "1 2 0.3"])
+    run = write(tmp_path / "r.txt", ["1 Q0 b 1 2 r", "1 Q0 a 2 1 r"])
+    run_dcg = (0.7 * 0.25 + 0.3 * 0.5) + 0.7 * 0.75 * 0.5 / math.log2(3)
+    ideal_dcg = 0.7 * 0.75 + (0.7 * 0.25 * 0.5 + 0.3 * 0.5) / math.log2(3)  # greedy: a (0.525) before b
+    frame = quiet(str(qrels), str(run), measures=["wg-alpha-nDCG@2"], iprob=str(iprob))
+    assert frame.iloc[0, 2] == pytest.approx(run_dcg / ideal_dcg, abs=1e-12)
+
+
+def test_weighted_graded_alpha_ndcg_is_alpha_ndcg_on_binary_uniform_qrels():
+    from conftest import NDEVAL_EXAMPLES as EX
+
+    # qrels.txt topics 2 and 3 are binary; topic 1 is graded (levels 2 and 3), so it differs.
+    frame = quiet(str(EX / "qrels.txt"), str(EX / "runB.txt"),
+                  measures=["alpha-nDCG@5", "wg-alpha-nDCG@5", "alpha-nDCG(alpha=0.8)@20",
+                            "wg-alpha-nDCG(alpha=0.8)@20"]).set_index("topic")
+    for topic in ("2", "3"):
+        row = frame.loc[topic].iloc[1:].to_numpy(dtype=float)
+        assert row[0] == pytest.approx(row[1], abs=1e-12) and row[2] == pytest.approx(row[3], abs=1e-12)
+    assert frame.loc["1"].iloc[1] != pytest.approx(frame.loc["1"].iloc[2], abs=1e-6)

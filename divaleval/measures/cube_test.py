@@ -14,8 +14,8 @@ def _positive(value: float) -> str | None:
 
 @measure(
     name="CT",
-    summary="aspect-weighted novelty gain over the rank, counted until an aspect is saturated "
-            "(reading of Amigo et al. 2018 sec. 4.3: see the formula)",
+    summary="aspect-weighted novelty gain over the rank, while the aspect is unsaturated (Amigo et al. sec. "
+            "4.3 leaves f_Sat open: 1 while the relevance gathered above r is below level, Luo et al.'s height 1)",
     params=[
         Param("alpha", float, 0.5, "redundancy penalty, as in alpha-nDCG", in_unit_interval),
         Param("level", float, 1.0, "saturation level of an aspect (the cube's height)", _positive),

@@ -14,8 +14,8 @@ def _effort(value: float) -> str | None:
 
 @measure(
     name="EU",
-    summary="novelty-discounted aspect-weighted gain over 1 + log2(r), minus an effort e per document "
-            "(reading of Amigo et al. 2018 sec. 4.3: see the formula)",
+    summary="aspect-weighted novelty gain over 1 + log2(r), minus e per document (Amigo et al. sec. 4.3 "
+            "leaves the log base and e's place open: base 2 as in alpha-nDCG, e at every rank as Conf needs)",
     params=[
         Param("alpha", float, 0.5, "redundancy penalty, as in alpha-nDCG", in_unit_interval),
         Param("e", float, 0.01, "effort of inspecting one document", _effort),

@@ -73,17 +73,21 @@ def novelty_gains(relevant: np.ndarray, coverage: np.ndarray, alpha: float) -> n
     return gains
 
 
-def greedy_ideal_gains(qrels: Qrels, alpha: float) -> np.ndarray:
+def greedy_ideal_gains(qrels: Qrels, alpha: float, coefficients: np.ndarray | None = None,
+                       key: tuple = ()) -> np.ndarray:
     """(topics, L) gains of ndeval's greedy ideal ranking, 0-padded.
 
     At each rank the document with the largest novelty gain is taken; exact
     ties go to the greatest docno. Once the best gain is 0 every later gain is
     0 too, so only documents relevant to some intent need ranking.
+    coefficients: (rows, I) per-document, per-intent factors of the gain (the
+    weighted, graded generalisation); None is ndeval's binary gain. ``key``
+    names them in the cache.
     """
-    return qrels.cached(("greedy-ideal", alpha), lambda: _greedy(qrels, alpha))
+    return qrels.cached(("greedy-ideal", alpha) + key, lambda: _greedy(qrels, alpha, coefficients))
 
 
-def _greedy(qrels: Qrels, alpha: float) -> np.ndarray:
+def _greedy(qrels: Qrels, alpha: float, coefficients: np.ndarray | None = None) -> np.ndarray:
     relevant_rows = np.flatnonzero(qrels.row_relevant)
     row_topic = qrels.row_topic[relevant_rows]
     counts = np.bincount(row_topic, minlength=qrels.n_topics)
@@ -104,19 +108,22 @@ def _greedy(qrels: Qrels, alpha: float) -> np.ndarray:
         # Documents of each topic in descending docno order: argmax takes the
         # first maximum, i.e. the greatest docno among exact ties.
         rows = [relevant_rows[starts[t]: starts[t] + counts[t]][::-1] for t in batch]
-        gains = _greedy_batch([qrels.levels[r] >= 1 for r in rows], 1.0 - alpha)
+        gains = _greedy_batch([qrels.levels[r] >= 1 for r in rows], 1.0 - alpha,
+                              None if coefficients is None else [coefficients[r] for r in rows])
         ideal[batch, : gains.shape[1]] = gains
     return ideal
 
 
-def _greedy_batch(relevance: list[np.ndarray], q: float) -> np.ndarray:
+def _greedy_batch(relevance: list[np.ndarray], q: float, coefficients: list[np.ndarray] | None = None) -> np.ndarray:
     """The greedy ideal of a batch of topics: (topics, ranks) gains.
 
     relevance[b] is topic b's (documents, intents) binary matrix, documents in
     descending docno order, each relevant to some intent. A document's gain is
     the sum, in ascending intent order, of its intents' current gains; only its
     relevant intents are visited (adding 0 changes no bit), in passes k = 0, 1,
-    ... over the documents with more than k relevant intents.
+    ... over the documents with more than k relevant intents. With
+    ``coefficients`` (same shapes, floats), each intent's current gain is
+    multiplied by the document's coefficient for it.
     """
     size, n_intents = len(relevance), relevance[0].shape[1]
     width = max(len(r) for r in relevance)
@@ -125,16 +132,19 @@ def _greedy_batch(relevance: list[np.ndarray], q: float) -> np.ndarray:
     topic_gain[:, n_intents] = 0.0
     flat_gain = topic_gain.reshape(-1)
     slots = np.full((size, width, n_intents), n_intents, dtype=np.int64)  # intents, padded
+    factors = np.zeros((size, width, n_intents)) if coefficients is not None else None
     available = np.zeros((size, width), dtype=bool)
     for b, rel in enumerate(relevance):
         doc, intent = np.nonzero(rel)  # row-major: intents ascending within a document
         rank_in_doc = np.arange(len(doc)) - np.searchsorted(doc, doc)
         slots[b, doc, rank_in_doc] = intent
+        if factors is not None:
+            factors[b, doc, rank_in_doc] = coefficients[b][doc, intent]
         available[b, : len(rel)] = True
     slots += (np.arange(size) * (n_intents + 1))[:, None, None]  # into flat_gain
     chosen = np.zeros((size, width))
     lanes = np.arange(size)
-    passes: list[tuple[np.ndarray, np.ndarray]] = []
+    passes: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
     stale = True
     for rank in range(width):
         if stale:
@@ -144,14 +154,13 @@ def _greedy_batch(relevance: list[np.ndarray], q: float) -> np.ndarray:
             passes = []
             for k in range(int(n_relevant.max(initial=0))):
                 where = np.flatnonzero(n_relevant.reshape(-1) > k)
-                passes.append((where, slots.reshape(-1, n_intents)[where, k]))
+                factor = None if factors is None else factors.reshape(-1, n_intents)[where, k]
+                passes.append((where, slots.reshape(-1, n_intents)[where, k], factor))
             stale, picked_since = False, 0
         gains = np.full(size * width, -1.0)
-        if passes:
-            where, slot = passes[0]
-            gains[where] = flat_gain[slot]
-            for where, slot in passes[1:]:
-                gains[where] = gains[where] + flat_gain[slot]
+        for k, (where, slot, factor) in enumerate(passes):
+            term = flat_gain[slot] if factor is None else factor * flat_gain[slot]
+            gains[where] = term if k == 0 else gains[where] + term
         gains = gains.reshape(size, width)
         gains[~available] = -1.0
         best = np.argmax(gains, axis=1)
