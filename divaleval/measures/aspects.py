@@ -32,3 +32,24 @@ def satisfaction(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
         r = np.where(hits.relevant, (np.exp2(levels) - 1.0) / top, 0.0)
         return r, hits.coverage - hits.relevant
     return ctx.cached(("aspect-satisfaction",), compute)
+
+
+def aspect_gains(ctx: RunContext, alpha: float, saturation: float | None = None) -> np.ndarray:
+    """(T, H) sum_i P(i) r(d,i) (1-alpha)^c(r,i) of each hit, summed in intent order.
+
+    saturation: count an intent only while the relevance gathered for it above
+    the hit is below this level (the Cube Test's f_Sat).
+    """
+    def compute() -> np.ndarray:
+        r, covered_before = satisfaction(ctx)
+        powers = np.cumprod(np.concatenate([[1.0], np.full(int(covered_before.max(initial=0)), 1.0 - alpha)]))
+        weights = ctx.qrels.weights[ctx.topics]
+        unsaturated = None if saturation is None else (np.cumsum(r, axis=1) - r) < saturation
+        gain = np.zeros(r.shape[:2])
+        for i in range(r.shape[2]):
+            term = r[:, :, i] * powers[covered_before[:, :, i]]
+            if unsaturated is not None:
+                term = term * unsaturated[:, :, i]
+            gain = gain + weights[:, i:i + 1] * term
+        return gain
+    return ctx.cached(("aspect-gains", alpha, saturation), compute)

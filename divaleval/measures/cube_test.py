@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext
-from .aspects import satisfaction
+from .aspects import aspect_gains
 from .base import REQUIRED, Param, in_unit_interval, measure
 
 
@@ -34,14 +34,7 @@ def cube_test(ctx: RunContext, *, alpha: float, level: float, cutoff: int) -> np
     the documents above r, with Luo et al.'s cube height 1 as the default).
     r(d, i) = (2^L - 1)/2^Lmax(i); time is linear in the rank (the 1/r).
     """
-    r, covered_before = satisfaction(ctx)
+    gain = aspect_gains(ctx, alpha, saturation=level)
     hits = ctx.hits()
-    gathered_before = np.cumsum(r, axis=1) - r
-    unsaturated = gathered_before < level
-    weights = ctx.qrels.weights[ctx.topics]
-    gain = np.zeros(r.shape[:2])
-    for i in range(r.shape[2]):
-        term = r[:, :, i] * np.power(1.0 - alpha, covered_before[:, :, i]) * unsaturated[:, :, i]
-        gain = gain + weights[:, i:i + 1] * term
     within = hits.position <= cutoff
     return np.where(within, gain / np.where(within, hits.position, 1), 0.0).sum(axis=1)

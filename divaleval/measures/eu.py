@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import PAST_END, RunContext
-from .aspects import satisfaction
+from .aspects import aspect_gains
 from .base import OPTIONAL, Param, in_unit_interval, measure
 
 
@@ -33,12 +33,8 @@ def expected_utility(ctx: RunContext, *, alpha: float, e: float, cutoff: int | N
     place of e open; this reading takes base 2 (as alpha-nDCG, which the paper
     says EU extends) and e per document (the cost that makes EU satisfy Conf).
     """
-    r, covered_before = satisfaction(ctx)
+    gain = aspect_gains(ctx, alpha)
     hits = ctx.hits()
-    weights = ctx.qrels.weights[ctx.topics]
-    gain = np.zeros(r.shape[:2])
-    for i in range(r.shape[2]):
-        gain = gain + weights[:, i:i + 1] * r[:, :, i] * np.power(1.0 - alpha, covered_before[:, :, i])
     within = hits.position <= (PAST_END - 1 if cutoff is None else cutoff)
     discount = 1.0 + np.log2(np.where(within, hits.position, 1))
     utility = np.where(within, gain / discount, 0.0).sum(axis=1)

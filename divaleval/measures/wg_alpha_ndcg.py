@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext, prefix_sum_at
-from .aspects import satisfaction
+from .aspects import aspect_gains
 from .base import REQUIRED, measure
 from .novelty import ALPHA, greedy_ideal_gains, log_discount
 
@@ -53,14 +53,7 @@ def weighted_graded_alpha_ndcg(ctx: RunContext, *, alpha: float, cutoff: int) ->
     binary relevance at one level and uniform P(i) it is ndeval's alpha-nDCG@k
     (every gain is scaled by the same factor).
     """
-    r, covered_before = satisfaction(ctx)
-    hits = ctx.hits()
-    weights = ctx.qrels.weights[ctx.topics]
-    gain = np.zeros(r.shape[:2])
-    powers = np.power(1.0 - alpha, covered_before)
-    for i in range(r.shape[2]):
-        gain = gain + weights[:, i:i + 1] * r[:, :, i] * powers[:, :, i]
-    run = _discounted(gain, hits.position, cutoff)
+    run = _discounted(aspect_gains(ctx, alpha), ctx.hits().position, cutoff)
     ideal_gains = greedy_ideal_gains(ctx.qrels, alpha, _coefficients(ctx), key=("weighted-graded",))[ctx.topics]
     positions = np.broadcast_to(np.arange(1, ideal_gains.shape[1] + 1), ideal_gains.shape)
     ideal = _discounted(ideal_gains, positions, cutoff)
