@@ -12,6 +12,7 @@ from tabulate import tabulate
 
 from . import __version__
 from .api import evaluate, load_qrels, make_settings, resolve_measures
+from .io.aspects import load_aspects
 from .errors import DivalevalError, UsageError, warn_to_stderr
 from .measures import MEASURE_SETS, catalogue
 from .measures.base import OPTIONAL, REQUIRED
@@ -26,6 +27,7 @@ Examples:
   divaleval -c -M 100 -n -f trec qrels.txt runs/  # means over every qrels topic
   zcat run.gz | divaleval qrels.txt -
   divaleval ndeval -c -traditional qrels.txt run  # byte-exact ndeval 4.5
+  divaleval --aspect rel=qrels --aspect trust=qtrust,bins=25:50:75 -m 'TOMA(m=nDCG)@10' runs/
 
 \b
 RUN may be a file, a directory (every file in it, sorted by name), '-' for
@@ -58,13 +60,16 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     epilog=EPILOG,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
-@click.argument("qrels", metavar="QRELS")
-@click.argument("runs", metavar="RUN...", nargs=-1, required=True)
+@click.argument("inputs", metavar="QRELS RUN...", nargs=-1, required=True)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="NAME",
               help="Measure to compute (repeatable; default: the ndeval set). See --list-measures.")
 @click.option("--list-measures", is_flag=True, is_eager=True, expose_value=False, callback=_list_measures,
               help="List every measure with its parameters and definition, and exit.")
 @click.option("--iprob", metavar="FILE", help="Intent probabilities: topic intent probability [inf|nav].")
+@click.option("--aspect", "aspects", multiple=True, metavar="NAME=FILE[,..]",
+              help="Multi-aspect qrels, one file per aspect (repeat; then QRELS is left out): "
+                   "NAME=FILE[,labels=0:1:2][,embed=0:1.5:3][,gains=0:5:10][,bins=25:50:75]. "
+                   "For TOMA, CAM and MM.")
 @click.option("--order", type=click.Choice(ORDERS), default=None,
               help="Ranking order: score (descending, ties by docno descending, as trec_eval; the default), "
                    "rank (the rank column, as ndeval) or file (line order, as NTCIREVAL; the default "
@@ -89,7 +94,7 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
-def evaluate_command(qrels, runs, measures, iprob, order, gain, topicwise, compat, complete, depth, dedupe, fmt,
+def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, compat, complete, depth, dedupe, fmt,
                      means_only, jobs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
@@ -97,6 +102,13 @@ def evaluate_command(qrels, runs, measures, iprob, order, gain, topicwise, compa
     L<k> levels); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
     """
     warn = (lambda message: None) if quiet else warn_to_stderr
+    if aspects:
+        qrels, runs = None, list(inputs)
+        measures = measures or ("TOMA(m=nDCG)@10", "CAM(m=nDCG)@10", "MM(m=nDCG)@10")
+    elif len(inputs) < 2:
+        raise click.UsageError("expected QRELS and at least one RUN")
+    else:
+        qrels, runs = inputs[0], list(inputs[1:])
     try:
         chosen = resolve_measures(list(measures) or None)
         make_settings(gain, topicwise, compat)
@@ -113,7 +125,7 @@ def evaluate_command(qrels, runs, measures, iprob, order, gain, topicwise, compa
         sys.stdout.flush()
 
     try:
-        loaded = load_qrels(qrels, iprob, warn)
+        loaded = load_aspects(list(aspects)) if aspects else load_qrels(qrels, iprob, warn)
         evaluate(loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
                  gain=gain, topicwise=topicwise, compat=compat, warn=warn, on_run=on_run, jobs=jobs)
     except DivalevalError as exc:  # InputError: "FILE:LINE: reason"

@@ -39,6 +39,7 @@ class Qrels:
     weights: np.ndarray          # (T, I) intent weights P(i) (uniform unless an iprob file is given)
     iprob: IntentProbabilities | None = None
     adhoc: bool = False              # every judgment is for intent "0" (an ad hoc qrels file)
+    aspects: list | None = None      # multi-aspect qrels: the Aspect of each intent column
     _cache: dict = field(default_factory=dict, repr=False)
 
     # -- shape -------------------------------------------------------------

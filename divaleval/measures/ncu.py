@@ -108,11 +108,19 @@ def _ideal_lists(group: np.ndarray, gains: np.ndarray, n_groups: int) -> np.ndar
 
 def topic_gain_list(ctx: RunContext, kind: str) -> GainList:
     """Topicwise or global gains of the run's topics, as a :class:`GainList`, cached."""
+    return gain_list_of_rows(ctx, (kind, ctx.settings), lambda: row_gains(ctx, kind), kind)
+
+
+def gain_list_of_rows(ctx: RunContext, key: tuple, gains_of_rows, kind: str = "") -> GainList:
+    """A :class:`GainList` from one gain per judged row of the qrels (``gains_of_rows()``).
+
+    ``key`` names the gains in the caches (the ideal lists are kept on the qrels).
+    """
     def compute() -> GainList:
         qrels, run = ctx.qrels, ctx.run
-        gains_of_row = row_gains(ctx, kind)
+        gains_of_row = gains_of_rows()
         ideal_all = qrels.cached(
-            ("ideal-gains", kind, ctx.settings),
+            ("ideal-gains",) + key,
             lambda: _ideal_lists(qrels.row_topic, gains_of_row, qrels.n_topics),
         )
         judged = run.row >= 0
@@ -124,7 +132,7 @@ def topic_gain_list(ctx: RunContext, kind: str) -> GainList:
         ideal = ideal_all[ctx.topics]
         return _finish(ctx, kind, gains, position, ideal)
 
-    return ctx.cached(("gain-list", kind), compute)
+    return ctx.cached(("gain-list",) + key, compute)
 
 
 def intent_gain_list(ctx: RunContext, gain_table: GainTable | None = None) -> GainList:
