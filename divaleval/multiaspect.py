@@ -28,6 +28,7 @@ class Aspect:
     labels: tuple[int, ...]
     embedding: tuple[float, ...] = ()   # one number per label; default the label values
     gains: tuple[float, ...] = ()       # one gain per label for CAM and MM; default the embedding
+    weight: float | None = None         # p_a in CAM and MM; default 1/|A|
 
     def __post_init__(self) -> None:
         if not self.labels or len(set(self.labels)) != len(self.labels):
@@ -45,16 +46,21 @@ class Aspect:
         return float(self.gains[self.labels.index(label)]) if self.gains else self.embed(label)
 
 
-def label_space(aspects: list[Aspect], rule: str = "product",
-                tuples: list[tuple[int, ...]] | None = None) -> list[tuple[int, ...]]:
+def label_space(aspects: list[Aspect], rule: str = "product") -> list[tuple[int, ...]]:
     """The feasible tuples of labels.
 
     product: every combination; paper: as in the paper's example, a tuple whose
     first aspect (relevance) has its lowest label has the lowest label on every
-    other aspect too; or an explicit list of tuples.
+    other aspect too; or an explicit list, labels joined by "." and tuples by
+    ";" (``0.0;1.0;1.2``).
     """
-    if tuples is not None:
-        return [tuple(t) for t in tuples]
+    if rule not in SPACES:
+        tuples = parse_tuples(rule, len(aspects))
+        for t in tuples:
+            for aspect, label in zip(aspects, t):
+                if label not in aspect.labels:
+                    raise ValueError(f"label space: {label} is not a label of aspect {aspect.name}")
+        return tuples
     every = list(itertools.product(*(a.labels for a in aspects)))
     if rule == "product":
         return every
@@ -62,6 +68,17 @@ def label_space(aspects: list[Aspect], rule: str = "product",
         lowest = tuple(a.labels[0] for a in aspects)
         return [t for t in every if t[0] != lowest[0] or t == lowest]
     raise ValueError(f"label space must be one of {', '.join(SPACES)}, not {rule!r}")
+
+
+def parse_tuples(text: str, width: int | None = None) -> list[tuple[int, ...]]:
+    """``0.0;1.0;1.2`` -> [(0, 0), (1, 0), (1, 2)]."""
+    try:
+        tuples = [tuple(int(v) for v in item.split(".")) for item in text.split(";") if item]
+    except ValueError:
+        raise ValueError(f"label space {text!r}: expected product, paper or tuples like 0.0;1.0;1.2") from None
+    if not tuples or (width is not None and any(len(t) != width for t in tuples)):
+        raise ValueError(f"label space {text!r}: every tuple needs one label per aspect")
+    return tuples
 
 
 def distance(a: tuple[float, ...], b: tuple[float, ...], kind: str) -> float:
@@ -103,12 +120,15 @@ def binarise(weight: int, n_classes: int, rule: str) -> int:
     raise ValueError(f"binarisation must be one of {', '.join(BINARISATIONS)}, not {rule!r}")
 
 
-def parse_aspect(text: str) -> tuple[Aspect, str, tuple[float, ...]]:
+def parse_aspect(text: str) -> tuple[Aspect, str, tuple[float, ...], int]:
     """``NAME=FILE[,labels=0:1:2][,embed=0:1.5:3][,gains=0:5:10][,bins=25:50:75]``.
 
-    Returns the aspect, its qrels file and its bins (thresholds that map a fine
-    scale into grades 0, 1, ...: a label gets the number of thresholds <= it).
-    Labels default to those found in the file (after binning).
+    Further options: ``weight=0.6`` (p_a in CAM and MM), ``column=2`` (the
+    label column of a wide file ``topic 0 docno label1 label2 ...``, 1-based).
+    Returns the aspect, its qrels file, its bins (thresholds that map a fine
+    scale into grades 0, 1, ...: a label gets the number of thresholds <= it)
+    and its column (0 for an ordinary qrels file). Labels default to those
+    found in the file (after binning).
     """
     name, sep, rest = text.partition("=")
     if not sep or not name.strip() or not rest.strip():
@@ -117,12 +137,18 @@ def parse_aspect(text: str) -> tuple[Aspect, str, tuple[float, ...]]:
     values: dict[str, tuple[float, ...]] = {}
     for option in options:
         key, sep, value = option.partition("=")
-        if key not in ("labels", "embed", "gains", "bins") or not sep:
-            raise ValueError(f"aspect {name}: unknown option {option!r} (labels, embed, gains, bins)")
+        if key not in ("labels", "embed", "gains", "bins", "weight", "column") or not sep:
+            raise ValueError(f"aspect {name}: unknown option {option!r} (labels, embed, gains, bins, weight, column)")
         try:
             values[key] = tuple(float(v) for v in value.split(":"))
         except ValueError:
             raise ValueError(f"aspect {name}: {key}={value!r} is not a list of numbers n1:n2:...") from None
     labels = tuple(int(v) for v in values.get("labels", ()))
-    return (Aspect(name.strip(), labels or (0,), values.get("embed", ()), values.get("gains", ())),
-            path, values.get("bins", ()))
+    weight = values["weight"][0] if "weight" in values else None
+    column = int(values["column"][0]) if "column" in values else 0
+    if weight is not None and not weight >= 0:
+        raise ValueError(f"aspect {name}: weight must be >= 0")
+    if "column" in values and column < 1:
+        raise ValueError(f"aspect {name}: column must be >= 1")
+    return (Aspect(name.strip(), labels or (0,), values.get("embed", ()), values.get("gains", ()), weight),
+            path, values.get("bins", ()), column)

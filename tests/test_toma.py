@@ -136,3 +136,36 @@ def test_clef_ehealth_from_the_command_line():
     assert len(rows) == 1 + len(runs)
     values = np.array([[float(v) for v in row[2:]] for row in rows[1:]])
     assert ((values >= 0) & (values <= 1)).all() and (values[:, 0] > 0).all()
+
+
+def test_wide_file_explicit_space_and_aspect_weights(tmp_path):
+    wide = tmp_path / "wide.txt"
+    wide.write_text("".join(f"t 0 {d} {r} {c}\n" for d, (r, c) in DOCS.items()))
+    run = tmp_path / "r.txt"
+    run.write_text("t Q0 d1 1 3 r\nt Q0 d2 2 2 r\nt Q0 d3 3 1 r\n")
+    per_file = example(tmp_path, "nDCG")
+    from_wide = load_aspects([f"relevance={wide},column=1,labels=0:1:2:3,gains=0:5:10:15",
+                              f"correctness={wide},column=2,labels=0:1:2,embed=0:1.5:3,gains=0:5:10"])
+    paper = ";".join(f"{r}.{c}" for r, c in label_space([RELEVANCE, CORRECTNESS], "paper"))
+    names = ["TOMA(space=paper)", f"TOMA(space={paper})", "CAM", "MM"]
+    one = divaleval.evaluate(per_file, str(run), measures=names, order="file", warn=lambda message: None)
+    two = divaleval.evaluate(from_wide, str(run), measures=names, order="file", warn=lambda message: None)
+    assert one.iloc[0, 2:].tolist() == two.iloc[0, 2:].tolist()
+    assert one.iloc[0, 2] == one.iloc[0, 3] == pytest.approx(0.9367, abs=5e-5)
+    weighted = load_aspects([f"relevance={wide},column=1,labels=0:1:2:3,gains=0:5:10:15,weight=0.75",
+                             f"correctness={wide},column=2,labels=0:1:2,gains=0:5:10,weight=0.25"])
+    frame = divaleval.evaluate(weighted, str(run), measures=["CAM(m=nDCG)", "MM(m=nDCG)"], order="file",
+                               warn=lambda message: None)
+    rel = (5 + 15 / np.log2(3) + 15 / 2) / (15 + 15 / np.log2(3) + 5 / 2)  # correctness: nDCG 1
+    assert frame.iloc[0, 2] == pytest.approx(0.75 * rel + 0.25 * 1.0)
+    assert frame.iloc[0, 3] == pytest.approx(1.0 / (0.75 / rel + 0.25 / 1.0))
+
+
+def test_tuples_outside_the_label_space_are_reported(tmp_path):
+    qrels = example(tmp_path, "AP")
+    run = tmp_path / "r.txt"
+    run.write_text("t Q0 d1 1 3 r\n")
+    result = run_cli(["--aspect", f"relevance={tmp_path / 'rel.txt'}", "--aspect", f"correctness={tmp_path / 'cor.txt'}",
+                      "-m", "TOMA(space=3.2;1.0)", run])
+    assert result.returncode == 2 and b"outside the label space" in result.stderr and b"Traceback" not in result.stderr
+    del qrels

@@ -13,7 +13,25 @@ from ..errors import InputError
 from ..ids import natural_key, sort_labels
 from ..multiaspect import Aspect, parse_aspect
 from ..topics import Qrels, dense_rank
-from .qrels import read_qrels
+from .qrels import QrelsTable, read_qrels
+from .source import read_input
+from .table import ID, INT, PRESENT, Factor, read_columns
+
+
+def read_wide(path: str, column: int) -> QrelsTable:
+    """Label column ``column`` (1-based) of a wide file ``topic 0 docno label1 label2 ...``."""
+    source = read_input(path)
+    with source.open() as handle:
+        first = next((line.split() for line in handle if line.split()), [])
+    width = len(first)
+    if width < 3 + column:
+        raise InputError(source.name, 1, f"has {max(width - 3, 0)} label columns, not {column}")
+    kinds = [ID, PRESENT, ID] + [INT] * (width - 3)
+    names = ["topic", "0", "docno"] + [f"label {j}" for j in range(1, width - 2)]
+    columns = read_columns(source, kinds, names=names, layout="topic 0 docno label1 label2 ...")
+    topic, _, docno = columns.fields[:3]
+    return QrelsTable(source.name, topic, Factor(np.zeros(len(columns), np.int32), np.array(["0"], dtype=object)),
+                      docno, columns.fields[2 + column], columns.lines)
 
 
 def load_aspects(specs: list[str]) -> Qrels:
@@ -21,15 +39,16 @@ def load_aspects(specs: list[str]) -> Qrels:
     aspects, frames = [], []
     for j, spec in enumerate(specs):
         try:
-            aspect, path, bins = parse_aspect(spec)
+            aspect, path, bins, column = parse_aspect(spec)
         except ValueError as exc:
             raise InputError("--aspect", None, str(exc)) from None
-        table = read_qrels(path)
+        table = read_wide(path, column) if column else read_qrels(path)
         label = table.level.astype(np.int64)
         if bins:
             label = np.searchsorted(np.asarray(bins), label, side="right")
         if aspect.labels == (0,) and not any(o.startswith("labels=") for o in spec.split(",")[1:]):
-            aspect = Aspect(aspect.name, tuple(int(v) for v in np.unique(label)), aspect.embedding, aspect.gains)
+            aspect = Aspect(aspect.name, tuple(int(v) for v in np.unique(label)), aspect.embedding, aspect.gains,
+                            aspect.weight)
         unknown = ~np.isin(label, aspect.labels)
         if unknown.any():
             row = int(np.argmax(unknown))
@@ -70,6 +89,6 @@ def load_aspects(specs: list[str]) -> Qrels:
         levels=levels,
         intent_ids=[[a.name for a in aspects] for _ in topic_ids],
         rel_count=rel_count,
-        weights=np.full((n_topics, len(aspects)), 1.0 / len(aspects)),
+        weights=np.tile([1.0 / len(aspects) if a.weight is None else a.weight for a in aspects], (n_topics, 1)),
         aspects=aspects,
     )

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..context import RunContext
 from ..errors import UsageError
-from ..multiaspect import BINARISATIONS, DISTANCES, SPACES, binarise, label_space, toma_weights
+from ..multiaspect import BINARISATIONS, DISTANCES, SPACES, binarise, label_space, parse_tuples, toma_weights
 from .base import OPTIONAL, Param, measure
 from .ncu import BY_NAME, gain_list_of_rows
 
@@ -21,6 +21,16 @@ BINARY = {"AP", "Prec", "RR"}  # measures that only see whether a document is re
 
 def _choice(options):
     return lambda value: None if value in options else f"must be one of {', '.join(options)}"
+
+
+def _space(value: str) -> str | None:
+    if value in SPACES:
+        return None
+    try:
+        parse_tuples(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 MEASURE = Param("m", str, "nDCG", "the single-aspect measure (an NCU measure: nDCG, AP, ERR, RBP, Q, ...)",
@@ -47,8 +57,8 @@ def _score(ctx: RunContext, m: str, key: tuple, row_gains, cutoff: int | None) -
         MEASURE,
         Param("dist", str, "euclidean", "distance in the label embedding: euclidean, manhattan or chebyshev",
               _choice(DISTANCES)),
-        Param("space", str, "product", "feasible tuples: product (every combination) or paper (a non-relevant "
-              "document has the lowest label on every aspect)", _choice(SPACES)),
+        Param("space", str, "product", "feasible tuples: product (every combination), paper (a non-relevant "
+              "document has the lowest label on every aspect) or a list such as 0.0;1.0;1.2", _space),
         Param("binary", str, "positive", "relevance for binary measures (AP, Prec, RR): positive (weight > 0, "
               "the paper's experiments) or tophalf (weight >= floor(classes/2), its Table 3)",
               _choice(BINARISATIONS)),
@@ -65,7 +75,10 @@ def toma(ctx: RunContext, *, m: str, dist: str, space: str, binary: str, cutoff:
     through ``binary``.
     """
     aspects = _aspects(ctx)
-    weight, n_classes = toma_weights(aspects, label_space(aspects, space), dist)
+    try:
+        weight, n_classes = toma_weights(aspects, label_space(aspects, space), dist)
+    except ValueError as exc:
+        raise UsageError(f"TOMA: {exc}") from None
 
     def row_gains() -> np.ndarray:
         tuples = [tuple(int(v) for v in row) for row in ctx.qrels.levels]
@@ -101,9 +114,9 @@ def per_aspect(ctx: RunContext, m: str, cutoff: int | None) -> np.ndarray:
     citation=MAISTRO,
 )
 def cam(ctx: RunContext, *, m: str, cutoff: int | None) -> np.ndarray:
-    """CAM = sum_a p_a m(aspect a), p_a = 1/|A|"""
+    """CAM = sum_a p_a m(aspect a), p_a the aspect's weight (default 1/|A|)"""
     scores = per_aspect(ctx, m, cutoff)
-    return scores.mean(axis=1) if scores.shape[1] else np.zeros(ctx.n_topics)
+    return (scores * ctx.qrels.weights[ctx.topics]).sum(axis=1)
 
 
 @measure(
@@ -115,13 +128,17 @@ def cam(ctx: RunContext, *, m: str, cutoff: int | None) -> np.ndarray:
     citation=MAISTRO,
 )
 def mm(ctx: RunContext, *, m: str, form: str, cutoff: int | None) -> np.ndarray:
-    """MM = sum_a p_a / sum_a (p_a / m(aspect a)), p_a = 1/|A|; 0 if some m(aspect a) = 0
+    """MM = sum_a p_a / sum_a (p_a / m(aspect a)), p_a the aspect's weight (default 1/|A|);
+    0 if some m(aspect a) = 0
 
     ``form=table`` prints 1 / sum_a (1 / m(aspect a)), which is what the
-    paper's Table 3 shows: eq. 6 divided by |A|.
+    paper's Table 3 shows: eq. 6 divided by |A| (with uniform weights).
     """
     scores = per_aspect(ctx, m, cutoff)
     positive = (scores > 0).all(axis=1) & (scores.shape[1] > 0)
-    inverse = np.where(scores > 0, 1.0 / np.where(scores > 0, scores, 1.0), 0.0).sum(axis=1)
-    harmonic = np.where(positive, scores.shape[1] / np.where(positive, inverse, 1.0), 0.0)
-    return harmonic / scores.shape[1] if form == "table" and scores.shape[1] else harmonic
+    safe = np.where(scores > 0, scores, 1.0)
+    if form == "table":
+        return np.where(positive, 1.0 / np.where(positive, (1.0 / safe).sum(axis=1), 1.0), 0.0)
+    weights = ctx.qrels.weights[ctx.topics]
+    total = weights.sum(axis=1)
+    return np.where(positive, total / np.where(positive, (weights / safe).sum(axis=1), 1.0), 0.0)
