@@ -9,18 +9,29 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext
+from ..topics import Qrels
+
+
+def _highest_every_topic(qrels: Qrels) -> np.ndarray:
+    def compute() -> np.ndarray:
+        highest = np.zeros((qrels.n_topics, qrels.max_intents), dtype=np.int64)
+        np.maximum.at(highest, qrels.row_topic, np.maximum(qrels.levels, 0))
+        return highest
+    return qrels.cached(("highest-levels",), compute)
 
 
 def highest_levels(ctx: RunContext) -> np.ndarray:
     """(T, I) the highest level of each intent column among the topic's judgments."""
-    qrels = ctx.qrels
+    return _highest_every_topic(ctx.qrels)[ctx.topics]
 
-    def every_topic() -> np.ndarray:
-        highest = np.zeros((qrels.n_topics, qrels.max_intents), dtype=np.int64)
-        np.maximum.at(highest, qrels.row_topic, np.maximum(qrels.levels, 0))
-        return highest
 
-    return qrels.cached(("highest-levels",), every_topic)[ctx.topics]
+def row_satisfaction(qrels: Qrels) -> np.ndarray:
+    """(rows, I) r(d, i) of every judged row of the qrels."""
+    def compute() -> np.ndarray:
+        top = np.exp2(_highest_every_topic(qrels)[qrels.row_topic].astype(np.float64))
+        levels = np.maximum(qrels.levels, 0).astype(np.float64)
+        return np.where(qrels.levels >= 1, (np.exp2(levels) - 1.0) / top, 0.0)
+    return qrels.cached(("row-satisfaction",), compute)
 
 
 def satisfaction(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:

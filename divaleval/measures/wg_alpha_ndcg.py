@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext, prefix_sum_at
-from .aspects import aspect_gains
+from .aspects import aspect_gains, row_satisfaction
 from .base import REQUIRED, measure
 from .novelty import ALPHA, greedy_ideal_gains, log_discount
 
@@ -19,15 +19,8 @@ def _coefficients(ctx: RunContext) -> np.ndarray:
     """(rows, I) P(i) r(d, i) for every judged row of the qrels, r = (2^L-1)/2^Lmax(i)."""
     qrels = ctx.qrels
 
-    def compute() -> np.ndarray:
-        highest = np.zeros((qrels.n_topics, qrels.max_intents), dtype=np.int64)
-        np.maximum.at(highest, qrels.row_topic, np.maximum(qrels.levels, 0))
-        levels = np.maximum(qrels.levels, 0).astype(np.float64)
-        top = np.exp2(highest[qrels.row_topic].astype(np.float64))
-        r = np.where(qrels.levels >= 1, (np.exp2(levels) - 1.0) / top, 0.0)
-        return qrels.weights[qrels.row_topic] * r
-
-    return qrels.cached(("wg-coefficients",), compute)
+    return qrels.cached(("wg-coefficients",),
+                        lambda: qrels.weights[qrels.row_topic] * row_satisfaction(qrels))
 
 
 def _discounted(gains: np.ndarray, positions: np.ndarray, cutoff: int) -> np.ndarray:
