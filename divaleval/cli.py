@@ -46,7 +46,8 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         rows.append([name, params, definition.summary])
     click.echo(tabulate(rows, headers=["measure", "parameters (defaults)", "definition"]))
     click.echo("\nSets: " + "; ".join(f"{name} = {', '.join(items)}" for name, items in MEASURE_SETS.items())
-               + "; all = every measure above, at cutoffs 5, 10 and 20 where it takes one.")
+               + "; all = every measure of intentwise qrels above, at cutoffs 5, 10 and 20 where it takes one; "
+               "aspects = TOMA, CAM and MM (multi-aspect qrels, --aspect).")
     click.echo("Syntax: NAME@k or NAME(key=value,...)@k, e.g. alpha-nDCG(alpha=0.8)@30; "
                "-m may repeat or hold a comma-separated list.")
     click.echo("Graded measures (nDCG ... niRBU, I-rec, D-, D#-, IA-) follow NTCIREVAL's definitions; "

@@ -61,6 +61,7 @@ class MeasureDef:
     citation: str
     kernel: Callable[..., np.ndarray] = field(compare=False)
     doc: str = ""
+    judgments: str = "intents"  # "intents" (intentwise or ad hoc qrels) or "aspects" (multi-aspect qrels)
 
     def param(self, name: str) -> Param:
         for param in self.params:
@@ -148,6 +149,7 @@ def measure(
     citation: str,
     params: tuple[Param, ...] | list[Param] = (),
     cutoff: str = NONE,
+    judgments: str = "intents",
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register ``kernel`` as the measure family ``name``."""
 
@@ -156,7 +158,7 @@ def measure(
             raise RuntimeError(f"measure {name} registered twice")
         REGISTRY[name] = MeasureDef(
             name=name, summary=summary, params=tuple(params), cutoff=cutoff,
-            citation=citation, kernel=kernel, doc=(kernel.__doc__ or "").strip(),
+            citation=citation, kernel=kernel, doc=(kernel.__doc__ or "").strip(), judgments=judgments,
         )
         return kernel
 

@@ -58,10 +58,14 @@ def split_measure_list(text: str) -> list[str]:
 
 
 def expand_set(name: str) -> list[str] | None:
-    """The measures of a set name, or None. ``all`` is the whole catalogue at cutoffs 5, 10, 20."""
-    if name == "all":
+    """The measures of a set name, or None. ``all`` is every measure of intentwise qrels at
+    cutoffs 5, 10, 20; ``aspects`` every multi-aspect measure (TOMA, CAM, MM) with its defaults."""
+    if name in ("all", "aspects"):
+        judgments = "intents" if name == "all" else "aspects"
         names = []
         for definition in sorted(REGISTRY.values(), key=lambda d: d.name.lower()):
+            if definition.judgments != judgments:
+                continue
             if definition.cutoff != "required":
                 names.append(definition.name)
             if definition.cutoff != "none":

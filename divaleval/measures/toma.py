@@ -65,6 +65,7 @@ def _score(ctx: RunContext, m: str, key: tuple, row_gains, cutoff: int | None) -
     ],
     cutoff=OPTIONAL,
     citation=MAISTRO,
+    judgments="aspects",
 )
 def toma(ctx: RunContext, *, m: str, dist: str, space: str, binary: str, cutoff: int | None) -> np.ndarray:
     """TOMA-m = m computed on w(d), the weight of the class of d's tuple of labels
@@ -112,6 +113,7 @@ def per_aspect(ctx: RunContext, m: str, cutoff: int | None) -> np.ndarray:
     params=[MEASURE],
     cutoff=OPTIONAL,
     citation=MAISTRO,
+    judgments="aspects",
 )
 def cam(ctx: RunContext, *, m: str, cutoff: int | None) -> np.ndarray:
     """CAM = sum_a p_a m(aspect a), p_a the aspect's weight (default 1/|A|)"""
@@ -126,6 +128,7 @@ def cam(ctx: RunContext, *, m: str, cutoff: int | None) -> np.ndarray:
                            "eq. 6 divided by |A|)", _choice(("eq6", "table")))],
     cutoff=OPTIONAL,
     citation=MAISTRO,
+    judgments="aspects",
 )
 def mm(ctx: RunContext, *, m: str, form: str, cutoff: int | None) -> np.ndarray:
     """MM = sum_a p_a / sum_a (p_a / m(aspect a)), p_a the aspect's weight (default 1/|A|);
