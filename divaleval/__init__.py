@@ -13,12 +13,14 @@ __version__ = "0.1.0"
 from .aggregate import mean_rows, topic_mean
 from .api import Evaluator, RunScores, evaluate, load_qrels, resolve_measures
 from .errors import DivalevalError, InputError, UsageError
+from .io.aspects import load_aspects
 from .measures import catalogue, parse_measure, parse_measures
 
 __all__ = [
     "__version__",
     "evaluate",
     "load_qrels",
+    "load_aspects",
     "mean_rows",
     "topic_mean",
     "Evaluator",
