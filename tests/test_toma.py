@@ -169,3 +169,14 @@ def test_tuples_outside_the_label_space_are_reported(tmp_path):
                       "-m", "TOMA(space=3.2;1.0)", run])
     assert result.returncode == 2 and b"outside the label space" in result.stderr and b"Traceback" not in result.stderr
     del qrels
+
+
+def test_a_measure_that_needs_a_cutoff(tmp_path):
+    example(tmp_path, "AP")
+    run = tmp_path / "r.txt"
+    run.write_text("t Q0 d1 1 3 r\nt Q0 d2 2 2 r\n")
+    aspects = ["--aspect", f"relevance={tmp_path / 'rel.txt'}", "--aspect", f"correctness={tmp_path / 'cor.txt'}"]
+    bad = run_cli([*aspects, "-m", "CAM(m=Prec)", run])
+    assert bad.returncode == 2 and b"needs a cutoff" in bad.stderr and b"Traceback" not in bad.stderr
+    good = run_cli([*aspects, "-m", "CAM(m=Prec)@2", "-n", run])
+    assert good.returncode == 0, good.stderr

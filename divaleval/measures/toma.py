@@ -12,7 +12,7 @@ import numpy as np
 from ..context import RunContext
 from ..errors import UsageError
 from ..multiaspect import BINARISATIONS, DISTANCES, SPACES, binarise, label_space, parse_tuples, toma_weights
-from .base import OPTIONAL, Param, measure
+from .base import OPTIONAL, REQUIRED, Param, measure
 from .ncu import BY_NAME, gain_list_of_rows
 
 MAISTRO = ("Maistro, Lima, Simonsen, Lioma. Principled multi-aspect evaluation measures of rankings. CIKM 2021")
@@ -45,6 +45,8 @@ def _aspects(ctx: RunContext):
 
 def _score(ctx: RunContext, m: str, key: tuple, row_gains, cutoff: int | None) -> np.ndarray:
     spec = BY_NAME[m]
+    if spec.cutoff == REQUIRED and cutoff is None:
+        raise UsageError(f"m={m} needs a cutoff: give one to the multi-aspect measure, e.g. TOMA(m={m})@10")
     gains = gain_list_of_rows(ctx, key, row_gains)
     return spec.kernel(gains, cutoff, **{p.name: p.default for p in spec.params})
 
