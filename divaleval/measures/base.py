@@ -50,6 +50,22 @@ def in_unit_interval(value: float) -> str | None:
     return None if 0.0 <= value <= 1.0 else "must be in [0, 1]"
 
 
+def non_negative(value: float) -> str | None:
+    return None if value >= 0.0 else "must be >= 0"
+
+
+def positive(value: float) -> str | None:
+    return None if value > 0.0 else "must be > 0"
+
+
+def one_of(options) -> Callable[[Any], str | None]:
+    options = tuple(options)
+    return lambda value: None if value in options else f"must be one of {', '.join(map(str, options))}"
+
+
+EFFORT = Param("e", float, 0.01, "effort of inspecting one document", non_negative)
+
+
 @dataclass(frozen=True)
 class MeasureDef:
     """A measure family: what it is, its parameters, and its kernel."""

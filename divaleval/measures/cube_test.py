@@ -5,11 +5,8 @@ import numpy as np
 
 from ..context import RunContext
 from .aspects import aspect_gains
-from .base import REQUIRED, Param, in_unit_interval, measure
-
-
-def _positive(value: float) -> str | None:
-    return None if value > 0.0 else "must be > 0"
+from .base import REQUIRED, Param, measure, positive
+from .novelty import ALPHA
 
 
 @measure(
@@ -17,8 +14,8 @@ def _positive(value: float) -> str | None:
     summary="aspect-weighted novelty gain over the rank, while the aspect is unsaturated (Amigo et al. sec. "
             "4.3 leaves f_Sat open: 1 while the relevance gathered above r is below level, Luo et al.'s height 1)",
     params=[
-        Param("alpha", float, 0.5, "redundancy penalty, as in alpha-nDCG", in_unit_interval),
-        Param("level", float, 1.0, "saturation level of an aspect (the cube's height)", _positive),
+        ALPHA,
+        Param("level", float, 1.0, "saturation level of an aspect (the cube's height)", positive),
     ],
     cutoff=REQUIRED,
     citation="Luo, Wing, Yang, Hearst. The water filling model and the cube test: multi-dimensional "

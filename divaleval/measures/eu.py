@@ -5,21 +5,15 @@ import numpy as np
 
 from ..context import PAST_END, RunContext
 from .aspects import aspect_gains
-from .base import OPTIONAL, Param, in_unit_interval, measure
-
-
-def _effort(value: float) -> str | None:
-    return None if value >= 0.0 else "must be >= 0"
+from .base import EFFORT, OPTIONAL, measure
+from .novelty import ALPHA
 
 
 @measure(
     name="EU",
     summary="aspect-weighted novelty gain over 1 + log2(r), minus e per document (Amigo et al. sec. 4.3 "
             "leaves the log base and e's place open: base 2 as in alpha-nDCG, e at every rank as Conf needs)",
-    params=[
-        Param("alpha", float, 0.5, "redundancy penalty, as in alpha-nDCG", in_unit_interval),
-        Param("e", float, 0.01, "effort of inspecting one document", _effort),
-    ],
+    params=[ALPHA, EFFORT],
     cutoff=OPTIONAL,
     citation="Yang, Lad. Modeling expected utility of multi-session information distillation. ICTIR 2009; "
              "as written in Amigo, Spina, Carrillo-de-Albornoz, SIGIR 2018, sec. 4.3",

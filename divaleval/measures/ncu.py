@@ -26,8 +26,7 @@ import numpy as np
 
 from ..context import PAST_END, RunContext, pad_groups
 from ..gains import GainTable, topicwise_levels
-from ..topics import Qrels
-from .base import OPTIONAL, REQUIRED, Param, measure
+from .base import OPTIONAL, REQUIRED, Param, measure, non_negative
 from .novelty import log_discount
 
 SAKAI_ZENG = ("Sakai, Zeng. Which diversity evaluation measures are \"good\"? SIGIR 2019 (sec. 3.1); "
@@ -38,11 +37,7 @@ def _in_open_unit(value: float) -> str | None:
     return None if 0.0 < value < 1.0 else "must be in (0, 1)"
 
 
-def _non_negative(value: float) -> str | None:
-    return None if value >= 0.0 else "must be >= 0"
-
-
-BETA = Param("beta", float, 1.0, "weight of the cumulative gain in the blended ratio BR (Q, EBR)", _non_negative)
+BETA = Param("beta", float, 1.0, "weight of the cumulative gain in the blended ratio BR (Q, EBR)", non_negative)
 P_RBP = Param("p", float, 0.95, "persistence of the rank-biased user (NTCIREVAL's default)", _in_open_unit)
 P_IRBU = Param("p", float, 0.99, "persistence of the rank-biased user (NTCIREVAL's default)", _in_open_unit)
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..context import RunContext
 from ..gains import GainTable
-from .base import OPTIONAL, Param, measure
+from .base import EFFORT, OPTIONAL, Param, measure, one_of
 from .ncu import intent_gain_list, irbu
 
 EXPONENTIAL = GainTable("exp")
@@ -16,22 +16,14 @@ def _persistence(value: float) -> str | None:
     return None if 0.0 < value <= 1.0 else "must be in (0, 1]"
 
 
-def _effort(value: float) -> str | None:
-    return None if value >= 0.0 else "must be >= 0"
-
-
-def _scale(value: str) -> str | None:
-    return None if value in SCALES else f"must be one of {', '.join(SCALES)}"
-
-
 @measure(
     name="RBU",
     summary="rank-biased utility: the user goes on with probability p, gains r(d,i) once per intent, "
             "pays e per document",
     params=[
         Param("p", float, 0.99, "probability of going on to the next document", _persistence),
-        Param("e", float, 0.01, "effort of inspecting one document", _effort),
-        Param("scale", str, "paper", "paper (eq. 11) or program (the authors' program: x (1-p)/p)", _scale),
+        EFFORT,
+        Param("scale", str, "paper", "paper (eq. 11) or program (the authors' program: x (1-p)/p)", one_of(SCALES)),
     ],
     cutoff=OPTIONAL,
     citation="Amigó, Spina, Carrillo-de-Albornoz. An axiomatic analysis of diversity evaluation metrics: "

@@ -12,15 +12,11 @@ import numpy as np
 from ..context import RunContext
 from ..errors import UsageError
 from ..multiaspect import BINARISATIONS, DISTANCES, SPACES, binarise, label_space, parse_tuples, toma_weights
-from .base import OPTIONAL, REQUIRED, Param, measure
+from .base import OPTIONAL, REQUIRED, Param, measure, one_of
 from .ncu import BY_NAME, gain_list_of_rows
 
 MAISTRO = ("Maistro, Lima, Simonsen, Lioma. Principled multi-aspect evaluation measures of rankings. CIKM 2021")
 BINARY = {"AP", "Prec", "RR"}  # measures that only see whether a document is relevant
-
-
-def _choice(options):
-    return lambda value: None if value in options else f"must be one of {', '.join(options)}"
 
 
 def _space(value: str) -> str | None:
@@ -34,7 +30,7 @@ def _space(value: str) -> str | None:
 
 
 MEASURE = Param("m", str, "nDCG", "the single-aspect measure (an NCU measure: nDCG, AP, ERR, RBP, Q, ...)",
-                _choice(tuple(BY_NAME)))
+                one_of(tuple(BY_NAME)))
 
 
 def _aspects(ctx: RunContext):
@@ -58,12 +54,12 @@ def _score(ctx: RunContext, m: str, key: tuple, row_gains, cutoff: int | None) -
     params=[
         MEASURE,
         Param("dist", str, "euclidean", "distance in the label embedding: euclidean, manhattan or chebyshev",
-              _choice(DISTANCES)),
+              one_of(DISTANCES)),
         Param("space", str, "product", "feasible tuples: product (every combination), paper (a non-relevant "
               "document has the lowest label on every aspect) or a list such as 0.0;1.0;1.2", _space),
         Param("binary", str, "positive", "relevance for binary measures (AP, Prec, RR): positive (weight > 0, "
               "the paper's experiments) or tophalf (weight >= floor(classes/2), its Table 3)",
-              _choice(BINARISATIONS)),
+              one_of(BINARISATIONS)),
     ],
     cutoff=OPTIONAL,
     citation=MAISTRO,
@@ -127,7 +123,7 @@ def cam(ctx: RunContext, *, m: str, cutoff: int | None) -> np.ndarray:
     name="MM",
     summary="the weighted harmonic mean over the aspects of measure m on each aspect's gains (0 if one is 0)",
     params=[MEASURE, Param("form", str, "eq6", "eq6 (the paper's eq. 6) or table (1/sum_a(1/m_a), its Table 3: "
-                           "eq. 6 divided by |A|)", _choice(("eq6", "table")))],
+                           "eq. 6 divided by |A|)", one_of(("eq6", "table")))],
     cutoff=OPTIONAL,
     citation=MAISTRO,
     judgments="aspects",
