@@ -5,14 +5,14 @@ import numpy as np
 
 from ..context import PAST_END, RunContext
 from .base import NONE, measure
+from .strec import ZHAI
 
 
 @measure(
     name="S-RR@100%",
     summary="1 / the first rank at which every intent is covered (0 if never)",
     cutoff=NONE,
-    citation="Zhai, Cohen, Lafferty. Beyond independent relevance: methods and evaluation metrics "
-             "for subtopic retrieval. SIGIR 2003",
+    citation=ZHAI,
 )
 def subtopic_reciprocal_rank(ctx: RunContext, *, cutoff: None) -> np.ndarray:
     """S-RR@100% = 1 / min{r : every intent with a relevant document has one in the top r}"""

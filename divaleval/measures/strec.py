@@ -7,12 +7,15 @@ from ..context import RunContext
 from .base import REQUIRED, measure
 
 
+ZHAI = ("Zhai, Cohen, Lafferty. Beyond independent relevance: methods and evaluation metrics "
+        "for subtopic retrieval. SIGIR 2003")
+
+
 @measure(
     name="strec",
     summary="share of the intents covered by the top k",
     cutoff=REQUIRED,
-    citation="Zhai, Cohen, Lafferty. Beyond independent relevance: methods and evaluation metrics "
-             "for subtopic retrieval. SIGIR 2003",
+    citation=ZHAI,
 )
 def strec(ctx: RunContext, *, cutoff: int) -> np.ndarray:
     """strec@k = |{i: some d_r with r <= k is relevant to i}| / N"""
