@@ -10,12 +10,14 @@ import time
 
 START = time.perf_counter()
 import divaleval  # noqa: E402
-from divaleval.api import Evaluator, RawScores, resolve_measures  # noqa: E402
+from divaleval.api import resolve_measures  # noqa: E402
 from divaleval.engine import score_matrix  # noqa: E402
+from divaleval.evaluator import Evaluator  # noqa: E402
 from divaleval.io import read_qrels, read_run  # noqa: E402
+from divaleval.model import build_qrels  # noqa: E402
 from divaleval.output import make_writer  # noqa: E402
 from divaleval.ranking import rank_run  # noqa: E402
-from divaleval.topics import build_qrels  # noqa: E402
+from divaleval.results import RawScores  # noqa: E402
 
 IMPORTED = time.perf_counter()
 
@@ -38,7 +40,7 @@ def main(qrels_path: str, run_paths: list[str]) -> None:
         run = timed("runs: parse", read_run, path)
         ranked = timed("runs: order, match", rank_run, run, qrels)
         matrix = timed("runs: kernels", score_matrix, qrels, ranked, evaluator.measures, ranked.topics)
-        scores = timed("runs: means", evaluator.finish, RawScores(run.name, run.runid, ranked.topics, matrix, []))
+        scores = timed("runs: means", evaluator.finish, RawScores(run.name, run.name, run.runid, ranked.topics, matrix, []))
         timed("runs: output", writer.add_run, scores)
     total = time.perf_counter() - START
     print(f"  {'stage':<24}{'seconds':>9}{'share':>8}")

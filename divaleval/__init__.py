@@ -5,26 +5,35 @@ The library API is what the command line uses::
     import divaleval
     scores = divaleval.evaluate("qrels.txt", ["runA.txt", "runB.txt"], measures=["alpha-nDCG@20"])
     means = divaleval.mean_rows(scores)
+
+Judgments and runs can also be built in memory: :meth:`Qrels.from_frame`,
+:meth:`Qrels.from_arrays`, :meth:`RunTable.from_arrays`.
 """
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
 from .aggregate import mean_rows, topic_mean
-from .api import Evaluator, RunScores, evaluate, load_qrels, resolve_measures
+from .api import evaluate, load_aspects, load_qrels, make_settings, resolve_measures
 from .errors import DivalevalError, InputError, UsageError
-from .io.aspects import load_aspects
+from .evaluator import Evaluator
+from .io import RunTable
 from .measures import catalogue, parse_measure, parse_measures
+from .model import Qrels
+from .results import RunScores
 
 __all__ = [
     "__version__",
     "evaluate",
     "load_qrels",
     "load_aspects",
+    "make_settings",
     "mean_rows",
     "topic_mean",
     "Evaluator",
     "RunScores",
+    "Qrels",
+    "RunTable",
     "resolve_measures",
     "catalogue",
     "parse_measure",

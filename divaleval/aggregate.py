@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .results import RUN
+
 
 def topic_mean(matrix: np.ndarray, n_topics: int | None = None) -> np.ndarray:
     """Column means of a (topics, measures) matrix.
@@ -28,11 +30,18 @@ def topic_mean(matrix: np.ndarray, n_topics: int | None = None) -> np.ndarray:
 def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
     """The mean of every measure per run of a per-topic frame from :func:`divaleval.evaluate`.
 
-    Runs are told apart by ``runid`` and keep their order of appearance.
+    Runs are told apart by the frame's ``run`` index (their sources; by
+    ``runid`` in a frame without it) and keep their order of appearance.
     """
     measures = [c for c in frame.columns if c not in ("runid", "topic")]
-    rows = []
-    for runid, block in frame.groupby("runid", sort=False):
+    keyed = frame.index.name == RUN
+    rows, keys = [], []
+    grouping = {"level": RUN} if keyed else {"by": "runid"}
+    for key, block in frame.groupby(**grouping, sort=False):
         values = topic_mean(block[measures].to_numpy(dtype=np.float64)) if len(block) else np.zeros(len(measures))
-        rows.append([runid, "amean", *values])
-    return pd.DataFrame(rows, columns=["runid", "topic", *measures])
+        rows.append([block["runid"].iloc[0], "amean", *values])
+        keys.append(key)
+    means = pd.DataFrame(rows, columns=["runid", "topic", *measures])
+    if keyed:
+        means.index = pd.Index(keys, name=RUN)
+    return means

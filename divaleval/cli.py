@@ -1,7 +1,9 @@
-"""The command line: ``divaleval [OPTIONS] QRELS RUN...`` and ``divaleval ndeval ...``.
+"""The command line: a click group whose default command evaluates runs.
 
-Thin by design: options become one call of :func:`divaleval.evaluate`, whose
-per-run results stream into the chosen output format.
+``divaleval [OPTIONS] QRELS RUN...`` is ``divaleval evaluate ...``; other
+commands (``divaleval ndeval ...``) are named first. Thin by design: options
+become one call of the library API, whose per-run results stream into the
+chosen output format.
 """
 from __future__ import annotations
 
@@ -11,22 +13,25 @@ import click
 from tabulate import tabulate
 
 from . import __version__
-from .api import evaluate, load_qrels, make_settings, resolve_measures
-from .io.aspects import load_aspects
+from .api import evaluate, load_aspects, load_qrels, make_settings, resolve_measures
+from .compat import MODES
 from .errors import DivalevalError, UsageError, warn_to_stderr
-from .measures import MEASURE_SETS, catalogue
-from .measures.base import OPTIONAL, REQUIRED
+from .measures import ALIASES, catalogue
+from .measures.core import describe_sets
 from .output import FORMATS, make_writer
 from .ranking import ORDERS
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+DEFAULT_COMMAND = "evaluate"
 
 EPILOG = """\b
 Examples:
   divaleval qrels.txt run1.txt run2.txt          # ndeval's 21 columns, ndeval's CSV
   divaleval -m alpha-nDCG@20 -m ERR-IA@20 qrels.txt runs/
   divaleval -m 'alpha-nDCG(alpha=0.8)@30' -f table qrels.txt.gz run.gz
+  divaleval -m ndcg_cut.10,20 -m alpha_nDCG@20 qrels.txt runs/   # trec_eval's, ir_measures' names
   divaleval -c -M 100 -n -f trec qrels.txt runs/  # means over every qrels topic
   zcat run.gz | divaleval qrels.txt -
-  divaleval ndeval -c -traditional qrels.txt run  # byte-exact ndeval 4.5
   divaleval --aspect rel=qrels --aspect trust=qtrust,bins=25:50:75 -m 'TOMA(m=nDCG)@10' runs/
 
 \b
@@ -36,30 +41,65 @@ bad option or input (the message names the file and line).
 """
 
 
+class DefaultGroup(click.Group):
+    """A group that runs its default command when the first argument names no command."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands:
+            args = [DEFAULT_COMMAND, *args]
+        return super().parse_args(ctx, args)
+
+
+class EvaluateCommand(click.Command):
+    """The default command: its usage line and help name it as users type it, and list the other commands."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage("divaleval", "[OPTIONS] QRELS RUN...\n" + " " * 7 + "divaleval COMMAND [ARGS]...")
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        group = ctx.parent.command if ctx.parent else None
+        if isinstance(group, click.Group):
+            rows = [(name, group.commands[name].get_short_help_str(80)) for name in group.list_commands(ctx)
+                    if name != DEFAULT_COMMAND]
+            with formatter.section("Commands (each with its own --help)"):
+                formatter.write_dl(rows)
+
+
 def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    rows = []
-    for definition in catalogue():
-        name = definition.name + {REQUIRED: "@k", OPTIONAL: "[@k]"}.get(definition.cutoff, "")
-        params = ", ".join(f"{p.name}={p.default}" for p in definition.params) or "-"
-        rows.append([name, params, definition.summary])
-    click.echo(tabulate(rows, headers=["measure", "parameters (defaults)", "definition"]))
-    click.echo("\nSets: " + "; ".join(f"{name} = {', '.join(items)}" for name, items in MEASURE_SETS.items())
-               + "; all = every measure of intentwise qrels above, at cutoffs 5, 10 and 20 where it takes one; "
-               "aspects = TOMA, CAM and MM (multi-aspect qrels, --aspect).")
+    click.echo(tabulate([d.catalogue_row() for d in catalogue()],
+                        headers=["measure", "parameters (defaults)", "definition"]))
+    click.echo("\n" + describe_sets())
     click.echo("Syntax: NAME@k or NAME(key=value,...)@k, e.g. alpha-nDCG(alpha=0.8)@30; "
                "-m may repeat or hold a comma-separated list.")
+    tools: dict[str, list[str]] = {}
+    for alias in ALIASES:
+        written = f"{alias.name}.k" if alias.cutoffs else alias.name
+        tools.setdefault(alias.tool, []).append(f"{written} = {alias.target}")
+    for tool, names in tools.items():
+        click.echo(f"Names of {tool}: " + ", ".join(names) + ".")
+    click.echo("trec_eval's P and ndcg_cut without .k give its cutoffs 5 ... 1000; its ndcg takes the level as "
+               "the gain (add --gain linear). ir_measures' rel=1 and judged_only=False are accepted.")
     click.echo("Graded measures (nDCG ... niRBU, I-rec, D-, D#-, IA-) follow NTCIREVAL's definitions; "
                "gains --gain (default 2^L-1), weights --iprob (default uniform). Natively they use score "
-               "order, the whole run and full precision; --compat ntcireval uses NTCIREVAL's file order, "
-               "first 1000 documents, 4-decimal rounding chain and 6-digit global gains (see README).")
+               "order, the whole run and full precision; --compat reproduces a tool's order, depth and "
+               "rounding (see README).")
     ctx.exit(0)
 
 
-@click.command(
+@click.group(cls=DefaultGroup, context_settings=CONTEXT, invoke_without_command=False)
+def main_group() -> None:
+    """divaleval: an exact, fast evaluator for diversified and multi-aspect rankings."""
+
+
+@main_group.command(
+    DEFAULT_COMMAND,
+    cls=EvaluateCommand,
     epilog=EPILOG,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    context_settings=CONTEXT,
+    short_help="Evaluate runs against intentwise or multi-aspect qrels (the default command).",
 )
 @click.argument("inputs", metavar="QRELS RUN...", nargs=-1, required=True)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="NAME",
@@ -74,15 +114,15 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--order", type=click.Choice(ORDERS), default=None,
               help="Ranking order: score (descending, ties by docno descending, as trec_eval; the default), "
                    "rank (the rank column, as ndeval) or file (line order, as NTCIREVAL; the default "
-                   "with --compat ntcireval).")
+                   "of its --compat mode).")
 @click.option("--gain", default="exp", show_default=True, metavar="TABLE",
               help="Gains of graded levels: exp (2^L-1), linear (L) or G1:G2:... (e.g. 1:3:7:15).")
 @click.option("--topicwise", type=click.Choice(["sumlog", "max"]), default="sumlog", show_default=True,
               help="One level per document for ad hoc measures on intentwise qrels: "
                    "sumlog = floor(log2(S+1)) of the sum S of its levels (Sakai & Zeng), or max.")
-@click.option("--compat", type=click.Choice(["ntcireval"]), default=None,
-              help="Reproduce NTCIREVAL: file order, first 1000 documents, no deduplication, "
-                   "values and D#/IA components rounded to 4 decimals.")
+@click.option("--compat", type=click.Choice(sorted(MODES)), default=None,
+              help="Reproduce a reference tool's conventions. "
+                   + "; ".join(f"{name}: {mode.summary}" for name, mode in sorted(MODES.items())) + ".")
 @click.option("-c", "--complete", is_flag=True,
               help="Average over every qrels topic; a topic missing from a run scores 0.")
 @click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N",
@@ -135,18 +175,38 @@ def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, c
     writer.finish()
 
 
+def _ndeval_help(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from .compat import ndeval
+
+    click.echo(ndeval.HELP, nl=False)
+    ctx.exit(0)
+
+
+@main_group.command(
+    "ndeval",
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+    add_help_option=False,
+    short_help="A byte-exact drop-in for ndeval 4.5 (its options, its CSV).",
+)
+@click.option("--help", is_flag=True, is_eager=True, expose_value=False, callback=_ndeval_help,
+              help="Show ndeval's options (as -help does) and exit.")
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def ndeval_command(args) -> None:
+    """divaleval ndeval [options] qrels run: ndeval 4.5's command line, byte for byte."""
+    from .compat import ndeval
+
+    status = ndeval.main(list(args))
+    sys.stdout.flush()
+    sys.exit(status)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: ``divaleval ndeval ...`` is the ndeval drop-in, anything else the native command."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Entry point of the ``divaleval`` command."""
     try:
         sys.stdout.reconfigure(errors="surrogateescape")
-        if argv[:1] == ["ndeval"]:
-            from .compat import ndeval
-
-            status = ndeval.main(argv[1:])
-            sys.stdout.flush()
-            sys.exit(status)
-        evaluate_command.main(args=argv, prog_name="divaleval")
+        main_group.main(args=sys.argv[1:] if argv is None else list(argv), prog_name="divaleval")
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
         sys.stderr.close()

@@ -4,18 +4,20 @@ Everything is topic-vectorised: arrays have one row per evaluated topic. The
 documents of a ranking that are relevant to some intent ("hits") are gathered
 into padded ``topics x hits`` arrays; measures of the ndeval family only ever
 add terms for hits, and skipping the zero terms of the other documents leaves
-every sum bit for bit the same. Derived arrays are cached per context, so the
-measures of one family share their work.
+every sum bit for bit the same. Quantities measures derive from a context are
+kept in :attr:`RunContext.cache` (see :mod:`divaleval.measures.core.cache`), so
+the measures of one family share their work.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from functools import cached_property
 
 import numpy as np
 
-from .gains import Settings
+from .arrays import pad_groups
+from .model.qrels import Qrels
+from .model.settings import Settings
 from .ranking import RankedRun
-from .topics import Qrels
 
 PAST_END = np.iinfo(np.int64).max // 4  # position of padding: beyond every cutoff
 
@@ -25,28 +27,21 @@ class Hits:
 
     position: (T, H) 1-based rank position, PAST_END for padding;
     levels: (T, H, I) level of the document for each intent column.
-    Derived arrays are computed on first use and kept.
     """
 
     def __init__(self, position: np.ndarray, levels: np.ndarray) -> None:
         self.position = position
         self.levels = levels
-        self._relevant: np.ndarray | None = None
-        self._coverage: np.ndarray | None = None
 
-    @property
+    @cached_property
     def relevant(self) -> np.ndarray:
         """(T, H, I) bool: relevant to the intent (level >= 1)."""
-        if self._relevant is None:
-            self._relevant = self.levels >= 1
-        return self._relevant
+        return self.levels >= 1
 
-    @property
+    @cached_property
     def coverage(self) -> np.ndarray:
         """(T, H, I) int32: hits up to and including this one relevant to the intent."""
-        if self._coverage is None:
-            self._coverage = np.cumsum(self.relevant, axis=1, dtype=np.int32)
-        return self._coverage
+        return np.cumsum(self.relevant, axis=1, dtype=np.int32)
 
     def within(self, cutoff: int) -> np.ndarray:
         """(T,) number of hits ranked at or above ``cutoff``."""
@@ -67,56 +62,55 @@ class RunContext:
         self.run = run
         self.topics = np.asarray(topics, dtype=np.int64)
         self.settings = settings or Settings()
-        self._cache: dict[tuple, Any] = {}
+        self.cache: dict = {}
 
     @property
     def n_topics(self) -> int:
         return len(self.topics)
 
-    @property
+    @cached_property
     def n_intents(self) -> np.ndarray:
         """(T,) intents with at least one relevant document."""
-        return self.cached(("n_intents",), lambda: self.qrels.n_intents[self.topics])
+        return self.qrels.n_intents[self.topics]
 
     @property
     def rel_count(self) -> np.ndarray:
         """(T, I) relevant documents of each intent."""
         return self.qrels.rel_count[self.topics]
 
-    def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
+    @property
+    def weights(self) -> np.ndarray:
+        """(T, I) intent weights P(i)."""
+        return self.qrels.weights[self.topics]
 
+    def slots(self, topic: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(row among the scored topics of each qrels topic index in ``topic``, whether it is scored)."""
+        if not self.n_topics:
+            return np.zeros(len(topic), dtype=np.int64), np.zeros(len(topic), dtype=bool)
+        slot = np.minimum(np.searchsorted(self.topics, topic), self.n_topics - 1)
+        return slot, self.topics[slot] == topic
+
+    @cached_property
+    def run_slots(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`slots` of every ranked document of the run."""
+        return self.slots(self.run.topic)
+
+    @cached_property
     def ranking_lengths(self) -> np.ndarray:
         """(T,) documents ranked for each topic (after the depth cut)."""
-        def compute() -> np.ndarray:
-            slot = np.searchsorted(self.topics, self.run.topic)
-            ok = slot < self.n_topics
-            ok[ok] = self.topics[slot[ok]] == self.run.topic[ok]
-            return np.bincount(slot[ok], minlength=self.n_topics)
-        return self.cached(("ranking-lengths",), compute)
+        slot, scored = self.run_slots
+        return np.bincount(slot[scored], minlength=self.n_topics)
 
+    @cached_property
     def hits(self) -> Hits:
-        return self.cached(("hits",), self._gather_hits)
-
-    def _gather_hits(self) -> Hits:
         qrels, run = self.qrels, self.run
         row = run.row
         relevant = row >= 0
         relevant[relevant] = qrels.row_relevant[row[relevant]]
-        topic, position, row = run.topic[relevant], run.position[relevant], row[relevant]
-        slot = np.searchsorted(self.topics, topic)
-        slot = np.minimum(slot, max(self.n_topics - 1, 0))
-        scored = (self.topics[slot] == topic) if self.n_topics else np.zeros(len(topic), bool)
-        slot, position, row = slot[scored], position[scored], row[scored]
-        counts = np.bincount(slot, minlength=self.n_topics)
-        width = max(int(counts.max(initial=0)), 1)
-        column = np.arange(len(slot)) - np.repeat(np.cumsum(counts) - counts, counts)
-        positions = np.full((self.n_topics, width), PAST_END, dtype=np.int64)
-        positions[slot, column] = position
-        levels = np.zeros((self.n_topics, width, qrels.max_intents), dtype=np.int16)
-        levels[slot, column] = qrels.levels[row]
+        slot, scored = self.run_slots
+        scored = scored & relevant
+        positions, levels = pad_groups(slot[scored], self.n_topics, (run.position[scored], PAST_END),
+                                       (qrels.levels[row[scored]], 0))
         return Hits(positions, levels)
 
 
@@ -124,26 +118,11 @@ def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | No
     """Row-wise value of a cumulative sum after the last entry ranked <= cutoff.
 
     ``cumulative`` is ``np.cumsum(terms, axis=1)`` (sequential, hence exact and
-    identical to a loop); rows with no entry within the cutoff give 0.
+    identical to a loop), (T, H) or (T, H, ...) for several sums at once;
+    ``position`` is (T, H). Rows with no entry within the cutoff give 0.
     """
     if cumulative.shape[1] == 0:
-        return np.zeros(cumulative.shape[0])
+        return np.zeros(cumulative.shape[:1] + cumulative.shape[2:])
     count = (position <= (PAST_END - 1 if cutoff is None else cutoff)).sum(axis=1)
     picked = cumulative[np.arange(cumulative.shape[0]), np.maximum(count - 1, 0)]
-    return np.where(count > 0, picked, 0.0)
-
-
-def pad_groups(group: np.ndarray, n_groups: int, *columns: tuple[np.ndarray, float]) -> list[np.ndarray]:
-    """Spread entries sorted by group into (n_groups, width) arrays, one per column.
-
-    ``columns`` are (values, padding) pairs; entries keep their order within a group.
-    """
-    counts = np.bincount(group, minlength=n_groups)
-    width = max(int(counts.max(initial=0)), 1)
-    slot = np.arange(len(group)) - np.repeat(np.cumsum(counts) - counts, counts)
-    out = []
-    for values, padding in columns:
-        padded = np.full((n_groups, width), padding, dtype=np.result_type(values, type(padding)))
-        padded[group, slot] = values
-        out.append(padded)
-    return out
+    return np.where((count > 0).reshape((-1,) + (1,) * (picked.ndim - 1)), picked, 0.0)

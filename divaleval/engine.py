@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from .context import RunContext
-from .gains import Settings
-from .measures.base import Measure
+from .measures import Measure
+from .model.qrels import Qrels
+from .model.settings import Settings
 from .ranking import RankedRun
-from .topics import Qrels
 
 
 def score_matrix(qrels: Qrels, run: RankedRun, measures: list[Measure], topics: np.ndarray,

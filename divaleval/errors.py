@@ -26,6 +26,12 @@ class InputError(DivalevalError):
     def __reduce__(self):  # keep the fields when sent from a worker process
         return (type(self), (self.source, self.line, self.reason))
 
+    @classmethod
+    def repeat(cls, source: str, lines, pair: tuple[int, int], what: str, hint: str = "") -> "InputError":
+        """``what``, on the later line of ``pair`` (rows into ``lines``), repeats the earlier one."""
+        first, second = pair
+        return cls(source, int(lines[second]), f"{what} repeats line {lines[first]}{hint}")
+
     def location(self) -> str:
         if self.line is None:
             return f"{self.source}: "

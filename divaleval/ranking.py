@@ -17,12 +17,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .arrays import first_tie, group_positions
 from .errors import InputError
 from .ids import factorize_sorted, natural_key
 from .io.runs import RunTable
-from .topics import Qrels
+from .model.qrels import Qrels
 
 ORDERS = ("score", "rank", "file")
+# A docno repeated within a topic: an error, keep the first-ranked copy, or keep every copy.
+DUPLICATE_RULES = ("error", "first", "keep")
 
 
 @dataclass
@@ -48,17 +51,17 @@ def rank_run(
     *,
     order: str = "score",
     depth: int | None = None,
-    dedupe: bool = False,
-    duplicates_after_depth: bool = False,
-    keep_duplicates: bool = False,
+    duplicates: str = "error",
+    duplicates_within_depth: bool = False,
 ) -> RankedRun:
     """Order, de-duplicate and truncate ``run``, and look up its judgments.
 
-    duplicates_after_depth: look for a repeated docno only among the first
+    duplicates: what a docno repeated within a topic does (:data:`DUPLICATE_RULES`).
+    duplicates_within_depth: look for a repeated docno only among the first
         ``depth`` documents (ndeval's behaviour) rather than in the whole topic.
     """
-    if order not in ORDERS:
-        raise ValueError(f"unknown order {order!r}")
+    if order not in ORDERS or duplicates not in DUPLICATE_RULES:
+        raise ValueError(f"unknown order {order!r} or duplicate rule {duplicates!r}")
     # Topics: qrels index, or an index past the qrels for topics they lack.
     labels = run.topic.labels
     label_topic = qrels.topic_position(labels).astype(np.int64)
@@ -74,12 +77,12 @@ def rank_run(
     row = qrels.rows_of(np.minimum(topic, qrels.n_topics), judged_code)
 
     ranked = _order(run, topic, order)
-    if duplicates_after_depth and depth is not None:
-        ranked = ranked[_positions(topic[ranked]) <= depth]
-    if not keep_duplicates:  # NTCIREVAL evaluates a repeated docno at each of its ranks
-        ranked = _check_duplicates(run, topic * (len(docno_uniques) + 1) + docno_code, ranked, dedupe)
+    if duplicates_within_depth and depth is not None:
+        ranked = ranked[group_positions(topic[ranked]) <= depth]
+    if duplicates != "keep":
+        ranked = _check_duplicates(run, topic * (len(docno_uniques) + 1) + docno_code, ranked, duplicates == "first")
     topic_sorted = topic[ranked]
-    position = _positions(topic_sorted)
+    position = group_positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics
     if depth is not None:
         keep &= position <= depth
@@ -93,15 +96,6 @@ def rank_run(
         topics=np.unique(topic_sorted),
         unknown_topics=unknown_ids,
     )
-
-
-def _positions(sorted_topics: np.ndarray) -> np.ndarray:
-    """1-based position of each entry within its run of equal topics."""
-    if not len(sorted_topics):
-        return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, sorted_topics[1:] != sorted_topics[:-1]])
-    lengths = np.diff(np.r_[starts, len(sorted_topics)])
-    return np.arange(len(sorted_topics), dtype=np.int64) - np.repeat(starts, lengths) + 1
 
 
 def _topic_of(run: RunTable, line: int) -> str:
@@ -127,13 +121,10 @@ def _order(run: RunTable, topic: np.ndarray, order: str) -> np.ndarray:
     if not tied.any():
         return ranked
     if order == "rank":
-        j = int(np.argmax(tied))
-        first, second = sorted((int(ranked[j]), int(ranked[j + 1])))
-        raise InputError(
-            run.name, int(run.line[second]),
-            f"rank {run.rank[second]} of topic {_topic_of(run, second)} repeats line {run.line[first]} "
-            f"(ranks must be distinct to order by rank; try --order score)",
-        )
+        pair = first_tie(ranked, tied)
+        line = pair[1]
+        raise InputError.repeat(run.name, run.line, pair, f"rank {run.rank[line]} of topic {_topic_of(run, line)}",
+                                " (ranks must be distinct to order by rank; try --order score)")
     # Exact score ties are broken by docno descending; docno order is computed
     # only among the tied lines, which are usually few.
     involved = np.zeros(len(ranked), dtype=bool)
@@ -156,13 +147,10 @@ def _check_duplicates(run: RunTable, key: np.ndarray, ranked: np.ndarray, dedupe
     by_key = np.argsort(key, kind="stable")
     repeat = key[by_key][1:] == key[by_key][:-1]
     if not dedupe:
-        j = int(np.argmax(repeat))
-        first, second = sorted((int(ranked[by_key[j]]), int(ranked[by_key[j + 1]])))
-        raise InputError(
-            run.name, int(run.line[second]),
-            f"document {run.docno[second]} of topic {_topic_of(run, second)} repeats line {run.line[first]} "
-            f"(use --dedupe to keep the first)",
-        )
+        pair = first_tie(ranked[by_key], repeat)
+        line = pair[1]
+        raise InputError.repeat(run.name, run.line, pair, f"document {run.docno[line]} of topic {_topic_of(run, line)}",
+                                " (use --dedupe to keep the first)")
     drop = np.zeros(len(ranked), dtype=bool)
     drop[by_key[1:][repeat]] = True
     return ranked[~drop]

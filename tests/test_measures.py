@@ -5,8 +5,8 @@ import pytest
 
 from conftest import NDEVAL_EXAMPLES as EX, run_cli
 from divaleval import UsageError, catalogue, parse_measure, parse_measures
-from divaleval.measures.base import NONE, OPTIONAL, REQUIRED
-from divaleval.measures.sets import NDEVAL_SET
+from divaleval.measures import NONE, OPTIONAL, REQUIRED
+from divaleval.measures.core import NDEVAL_SET
 
 
 def test_ndeval_names_parse_to_themselves():

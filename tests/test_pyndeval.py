@@ -15,7 +15,7 @@ from divaleval import Evaluator  # noqa: E402
 from divaleval.compat.ndeval import ndeval_measures  # noqa: E402
 from divaleval.io import QrelsTable, RunTable  # noqa: E402
 from divaleval.io.table import Factor  # noqa: E402
-from divaleval.topics import build_qrels  # noqa: E402
+from divaleval.model import build_qrels  # noqa: E402
 
 
 def random_case(seed: int):

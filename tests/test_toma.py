@@ -8,8 +8,9 @@ import pytest
 
 import divaleval
 from conftest import run_cli, shared_path
-from divaleval.io.aspects import load_aspects
-from divaleval.multiaspect import Aspect, label_space, toma_weights
+from divaleval import load_aspects
+from divaleval.measures.multiaspect.spaces import label_space, toma_weights
+from divaleval.model import Aspect
 
 # The paper's example (sec. 3.4): relevance nr, mr, fr, hr = 0..3; correctness nc, pc, c = 0, 1, 2,
 # embedded 0, 1.5, 3. d1 = (mr, c), d2 = (hr, pc), d3 = (hr, nc).

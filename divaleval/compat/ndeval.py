@@ -34,10 +34,10 @@ from ..io.qrels import QrelsTable
 from ..io.runs import RunTable
 from ..io.source import read_input
 from ..io.table import STR, Columns, Factor, read_columns
-from ..measures.base import REGISTRY, Measure
+from ..measures import REGISTRY, Measure
+from ..model.qrels import Qrels, build_qrels
 from ..output.formatting import c_fixed
 from ..ranking import rank_run
-from ..topics import Qrels, build_qrels
 
 PROGRAM = "ndeval"
 VERSION = f"version 4.5 (divaleval {__version__}, ndeval 4.5 compatible)"
@@ -333,7 +333,7 @@ def score(qrels: Qrels, path: str, opts: Options, measures: list[Measure]) -> Sc
         run, qrels,
         order="score" if opts.traditional else "rank",
         depth=opts.depth or None,
-        duplicates_after_depth=True,
+        duplicates_within_depth=True,
     )
     known = score_matrix(qrels, ranked, measures, ranked.topics)
     rows = {int(qrels.topic_ids[t]): known[j] for j, t in enumerate(ranked.topics)}

@@ -1,21 +1,89 @@
-"""Multi-aspect qrels: one ordinary qrels file per aspect (``topic 0 docno label``).
+"""Multi-aspect judgments: which file holds each aspect, and its labels read as a table.
 
-They become one :class:`~divaleval.topics.Qrels` whose intent columns are the
-aspects, in the order given, and whose levels are the labels; a document judged
-for some aspects only takes the lowest label on the others.
+An aspect is given as ``NAME=FILE[,labels=0:1:2][,embed=0:1.5:3][,gains=0:5:10][,bins=25:50:75]
+[,weight=0.6][,column=2]``: an ordinary qrels file per aspect (``topic 0 docno label``), or one
+column of a wide file ``topic 0 docno label1 label2 ...``. This module parses the
+specification and reads the labels; :mod:`divaleval.model.aspects` builds the qrels.
 """
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+from dataclasses import dataclass
 
-from ..errors import InputError
-from ..ids import natural_key, sort_labels
-from ..multiaspect import Aspect, parse_aspect
-from ..topics import Qrels, dense_rank
-from .qrels import QrelsTable, read_qrels
+import numpy as np
+
+from ..errors import InputError, UsageError
+from .qrels import ADHOC_INTENT, QrelsTable, read_qrels
 from .source import read_input
-from .table import ID, INT, PRESENT, Factor, read_columns
+from .table import ID, INT, PRESENT, Factor, Lines, read_columns
+
+ASPECT_OPTIONS = ("labels", "embed", "gains", "bins", "weight", "column")
+WIDE_LAYOUT = "topic 0 docno label1 label2 ..."
+
+
+@dataclass(frozen=True)
+class AspectSpec:
+    """One ``--aspect`` value, parsed but not yet read.
+
+    labels: the ordered labels, worst first; () takes those found in the file.
+    bins: thresholds that map a fine scale into grades 0, 1, ...: a label
+        becomes the number of thresholds <= it.
+    column: the label column of a wide file (1-based); 0 for an ordinary qrels file.
+    """
+
+    name: str
+    path: str
+    labels: tuple[int, ...] = ()
+    embedding: tuple[float, ...] = ()
+    gains: tuple[float, ...] = ()
+    bins: tuple[float, ...] = ()
+    weight: float | None = None
+    column: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> "AspectSpec":
+        name, sep, rest = text.partition("=")
+        if not sep or not name.strip() or not rest.strip():
+            raise UsageError(f"aspect {text!r}: expected NAME=FILE[,labels=..][,embed=..][,gains=..][,bins=..]")
+        name = name.strip()
+        path, *options = rest.split(",")
+        values: dict[str, tuple[float, ...]] = {}
+        for option in options:
+            key, sep, value = option.partition("=")
+            if key not in ASPECT_OPTIONS or not sep:
+                raise UsageError(f"aspect {name}: unknown option {option!r} ({', '.join(ASPECT_OPTIONS)})")
+            try:
+                values[key] = tuple(float(v) for v in value.split(":"))
+            except ValueError:
+                raise UsageError(f"aspect {name}: {key}={value!r} is not a list of numbers n1:n2:...") from None
+        weight = values["weight"][0] if "weight" in values else None
+        if weight is not None and not weight >= 0:
+            raise UsageError(f"aspect {name}: weight must be >= 0")
+        column = int(values["column"][0]) if "column" in values else 0
+        if "column" in values and column < 1:
+            raise UsageError(f"aspect {name}: column must be >= 1")
+        return cls(name, path, tuple(int(v) for v in values.get("labels", ())), values.get("embed", ()),
+                   values.get("gains", ()), values.get("bins", ()), weight, column)
+
+
+@dataclass
+class AspectTable(Lines):
+    """The labels of one aspect, one entry per judged line, after binning."""
+
+    spec: AspectSpec
+    name: str            # the file, for messages
+    topic: Factor
+    docno: Factor
+    label: np.ndarray    # int64
+    line: np.ndarray     # int64, 1-based
+
+
+def read_aspect(spec: AspectSpec) -> AspectTable:
+    """Read the labels of one aspect from its file."""
+    table = read_wide(spec.path, spec.column) if spec.column else read_qrels(spec.path)
+    label = table.level.astype(np.int64)
+    if spec.bins:
+        label = np.searchsorted(np.asarray(spec.bins), label, side="right")
+    return AspectTable(spec, table.name, table.topic, table.docno, label, table.line)
 
 
 def read_wide(path: str, column: int) -> QrelsTable:
@@ -28,67 +96,7 @@ def read_wide(path: str, column: int) -> QrelsTable:
         raise InputError(source.name, 1, f"has {max(width - 3, 0)} label columns, not {column}")
     kinds = [ID, PRESENT, ID] + [INT] * (width - 3)
     names = ["topic", "0", "docno"] + [f"label {j}" for j in range(1, width - 2)]
-    columns = read_columns(source, kinds, names=names, layout="topic 0 docno label1 label2 ...")
+    columns = read_columns(source, kinds, names=names, layout=WIDE_LAYOUT)
     topic, _, docno = columns.fields[:3]
-    return QrelsTable(source.name, topic, Factor(np.zeros(len(columns), np.int32), np.array(["0"], dtype=object)),
-                      docno, columns.fields[2 + column], columns.lines)
-
-
-def load_aspects(specs: list[str]) -> Qrels:
-    """Read ``NAME=FILE[,options]`` aspect specifications (see :func:`divaleval.multiaspect.parse_aspect`)."""
-    aspects, frames = [], []
-    for j, spec in enumerate(specs):
-        try:
-            aspect, path, bins, column = parse_aspect(spec)
-        except ValueError as exc:
-            raise InputError("--aspect", None, str(exc)) from None
-        table = read_wide(path, column) if column else read_qrels(path)
-        label = table.level.astype(np.int64)
-        if bins:
-            label = np.searchsorted(np.asarray(bins), label, side="right")
-        if aspect.labels == (0,) and not any(o.startswith("labels=") for o in spec.split(",")[1:]):
-            aspect = Aspect(aspect.name, tuple(int(v) for v in np.unique(label)), aspect.embedding, aspect.gains,
-                            aspect.weight)
-        unknown = ~np.isin(label, aspect.labels)
-        if unknown.any():
-            row = int(np.argmax(unknown))
-            raise InputError(table.name, int(table.line[row]),
-                             f"label {label[row]} is not one of aspect {aspect.name}'s labels {list(aspect.labels)}")
-        aspects.append(aspect)
-        frames.append(pd.DataFrame({"topic": table.topic.values(), "docno": table.docno.values(), "label": label,
-                                    "aspect": j, "line": table.line, "file": table.name}))
-    if len({a.name for a in aspects}) != len(aspects):
-        raise InputError("--aspect", None, "aspect names must be distinct")
-    judged = pd.concat(frames, ignore_index=True)
-    topic, topic_ids = sort_labels(*pd.factorize(judged["topic"].to_numpy(object)), natural_key)
-    doc, docnos = sort_labels(*pd.factorize(judged["docno"].to_numpy(object)))
-    row_key, row_of = dense_rank(topic.astype(np.int64) * len(docnos) + doc)
-    cell = row_of * len(aspects) + judged["aspect"].to_numpy()
-    codes, first = pd.factorize(cell)
-    if len(first) < len(cell):
-        repeated = pd.Series(cell).duplicated().to_numpy()
-        j = int(np.argmax(repeated))
-        raise InputError(str(judged["file"][j]), int(judged["line"][j]),
-                         f"document {docnos[doc[j]]} of topic {topic_ids[topic[j]]} is judged twice for this aspect")
-    levels = np.tile(np.array([a.labels[0] for a in aspects], dtype=np.int16), (len(row_key), 1))
-    levels[row_of, judged["aspect"].to_numpy()] = judged["label"].to_numpy()
-    n_topics = len(topic_ids)
-    row_topic = row_key // len(docnos)
-    lowest = np.array([a.labels[0] for a in aspects])
-    above_lowest = (levels > lowest).astype(np.int64)
-    rel_count = np.zeros((n_topics, len(aspects)), dtype=np.int64)
-    np.add.at(rel_count, row_topic, above_lowest)
-    docno_array = np.asarray(docnos, dtype=object)
-    return Qrels(
-        name=", ".join(str(f) for f in judged["file"].unique()),
-        topic_ids=[str(t) for t in topic_ids],
-        row_start=np.searchsorted(row_topic, np.arange(n_topics + 1)).astype(np.int64),
-        row_docno=docno_array[row_key % len(docnos)],
-        row_key=row_key.astype(np.int64),
-        docnos=pd.Index(docno_array),
-        levels=levels,
-        intent_ids=[[a.name for a in aspects] for _ in topic_ids],
-        rel_count=rel_count,
-        weights=np.tile([1.0 / len(aspects) if a.weight is None else a.weight for a in aspects], (n_topics, 1)),
-        aspects=aspects,
-    )
+    return QrelsTable(source.name, topic, Factor.single(ADHOC_INTENT, len(columns)), docno,
+                      columns.fields[2 + column], columns.lines)

@@ -14,15 +14,16 @@ import numpy as np
 
 from ..errors import InputError
 from .source import InputFile, read_input
-from .table import ID, LEVEL, Factor, read_columns
+from .table import ID, LEVEL, Factor, Lines, integer_array, memory_lines, read_columns
 
 QRELS_LAYOUT = "topic intent docno judgment"
 ADHOC_LAYOUT = "topic docno L<k> (NTCIR ad hoc)"
 LEVEL_MIN, LEVEL_MAX = -32768, 32767
+ADHOC_INTENT = "0"  # the one intent of ad hoc judgments
 
 
 @dataclass
-class QrelsTable:
+class QrelsTable(Lines):
     """The validated lines of a qrels file, one entry per line."""
 
     name: str
@@ -32,8 +33,20 @@ class QrelsTable:
     level: np.ndarray    # int16
     line: np.ndarray     # int64, 1-based
 
-    def __len__(self) -> int:
-        return len(self.line)
+    @classmethod
+    def from_arrays(cls, topic, intent, docno, level, name: str = "<memory>") -> "QrelsTable":
+        """Judgments given in memory, one per entry; ``intent`` None reads them as ad hoc (intent "0").
+
+        Ids become strings; a level that is not an integer (or out of range)
+        is an error naming its (1-based) position as the line.
+        """
+        level = integer_array(level, name, "judgment")
+        count = len(level)
+        intent_factor = Factor.single(ADHOC_INTENT, count) if intent is None else Factor.of_ids(intent)
+        topic_factor, docno_factor = Factor.of_ids(topic), Factor.of_ids(docno)
+        if not len(topic_factor) == len(intent_factor) == len(docno_factor) == count:
+            raise InputError(name, None, "topic, intent, docno and level need one entry each per judgment")
+        return _checked(cls(name, topic_factor, intent_factor, docno_factor, level, memory_lines(count)))
 
 
 def read_qrels(source: str | InputFile) -> QrelsTable:
@@ -43,21 +56,26 @@ def read_qrels(source: str | InputFile) -> QrelsTable:
     if _field_count(source) == 3:
         columns = read_columns(source, [ID, ID, LEVEL], names=["topic", "docno", "judgment"],
                                layout=ADHOC_LAYOUT)
-        if not len(columns):
-            raise InputError(source.name, None, "qrels file holds no judgments")
         topic, docno, level = columns.fields
-        intent = Factor(np.zeros(len(level), dtype=np.int32), np.array(["0"], dtype=object))
+        intent = Factor.single(ADHOC_INTENT, len(level))
     else:
         columns = read_columns(source, [ID, ID, ID, LEVEL], names=["topic", "intent", "docno", "judgment"],
                                layout=QRELS_LAYOUT)
-        if not len(columns):
-            raise InputError(source.name, None, "qrels file holds no judgments")
         topic, intent, docno, level = columns.fields
-    out_of_range = (level < LEVEL_MIN) | (level > LEVEL_MAX)
+    return _checked(QrelsTable(source.name, topic, intent, docno, level, columns.lines))
+
+
+def _checked(table: QrelsTable) -> QrelsTable:
+    """The table with its levels checked to fit int16 and stored so."""
+    if not len(table):
+        raise InputError(table.name, None, "qrels file holds no judgments")
+    out_of_range = (table.level < LEVEL_MIN) | (table.level > LEVEL_MAX)
     if out_of_range.any():
         row = int(np.argmax(out_of_range))
-        raise columns.error(row, f"judgment {level[row]} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
-    return QrelsTable(source.name, topic, intent, docno, level.astype(np.int16), columns.lines)
+        raise InputError(table.name, int(table.line[row]),
+                         f"judgment {table.level[row]} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
+    table.level = table.level.astype(np.int16)
+    return table
 
 
 def _field_count(source: InputFile) -> int:

@@ -5,18 +5,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..arrays import group_positions
 from ..errors import InputError
 from .source import InputFile, read_input
-from .table import FLOAT, ID, INT, PRESENT, STR, Factor, read_columns
+from .table import FLOAT, ID, INT, PRESENT, STR, Factor, Lines, id_array, integer_array, memory_lines, read_columns
 
 RUN_LAYOUT = "topic Q0 docno rank score runtag"
 
 
 @dataclass
-class RunTable:
+class RunTable(Lines):
     """The validated lines of one run file."""
 
-    name: str            # file name, for messages
+    name: str            # file name, for messages (a label for a run given in memory)
     runid: str           # the runtag of the first line
     topic: Factor
     docno: np.ndarray    # str
@@ -24,8 +25,43 @@ class RunTable:
     score: np.ndarray    # float64
     line: np.ndarray     # int64, 1-based
 
-    def __len__(self) -> int:
-        return len(self.line)
+    @classmethod
+    def from_arrays(cls, topic, docno, score=None, rank=None, *, runid: str = "memory",
+                    name: str | None = None) -> "RunTable":
+        """A run given in memory, one entry per ranked document.
+
+        Without ``score`` and ``rank`` the entries are ranked in the order
+        given, topic by topic, and every order rule agrees on it. With ranks
+        only, the score order follows them; with scores only, the ranks follow
+        the order given. ``name`` labels the run in results and messages
+        (default: ``runid``); an entry's 1-based position stands for its line.
+        """
+        name = name or runid
+        topic, docno = Factor.of_ids(topic), id_array(docno)
+        if len(docno) != len(topic):
+            raise InputError(name, None, "topic and docno need one entry each per ranked document")
+        if not len(docno):
+            raise InputError(name, None, "run holds no results")
+        if rank is None:
+            by_topic = np.argsort(topic.codes, kind="stable")
+            rank = np.empty(len(docno), dtype=np.int64)
+            rank[by_topic] = group_positions(topic.codes[by_topic])
+        else:
+            rank = integer_array(rank, name, "rank")
+        if score is None:
+            score = -rank.astype(np.float64)
+        else:
+            try:
+                score = np.asarray(score, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise InputError(name, None, "scores must be numbers") from None
+            bad = ~np.isfinite(score)
+            if bad.any():
+                row = int(np.argmax(bad))
+                raise InputError(name, row + 1, f"score {score[row]!r} is not a finite number")
+        if not len(rank) == len(score) == len(docno):
+            raise InputError(name, None, "score and rank need one entry each per ranked document")
+        return cls(name, runid, topic, docno, rank, score, memory_lines(len(docno)))
 
 
 def read_run(source: str | InputFile) -> RunTable:

@@ -50,6 +50,52 @@ class Factor:
         codes, labels = pd.factorize(values)
         return Factor(codes.astype(np.int32), np.asarray(labels, dtype=object))
 
+    @staticmethod
+    def single(label: str, count: int) -> "Factor":
+        """``count`` copies of one id."""
+        return Factor(np.zeros(count, dtype=np.int32), np.array([label], dtype=object))
+
+    @staticmethod
+    def of_ids(values) -> "Factor":
+        """Ids given in memory (strings, or numbers taken as their text)."""
+        return Factor.of(id_array(values))
+
+
+def id_array(values) -> np.ndarray:
+    """Ids given in memory as an object array of str."""
+    return np.array([str(v) for v in values], dtype=object)
+
+
+class Lines:
+    """A table with one entry per line of its source: ``len`` is the number of lines kept."""
+
+    line: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+
+def memory_lines(count: int) -> np.ndarray:
+    """Line numbers of rows given in memory: their 1-based positions, so messages can name them."""
+    return np.arange(1, count + 1, dtype=np.int64)
+
+
+def integer_array(values, name: str, what: str) -> np.ndarray:
+    """In-memory values that must be integers, as int64; the first other one is an error naming its row."""
+    array = np.asarray(values)
+    if array.dtype.kind in "iub":
+        return array.astype(np.int64)
+    out = np.empty(len(array), dtype=np.int64)
+    for row, value in enumerate(array.tolist()):
+        try:
+            number = int(value) if isinstance(value, str) else value
+            if not float(number).is_integer():
+                raise ValueError
+            out[row] = int(number)
+        except (TypeError, ValueError, OverflowError):
+            raise InputError(name, row + 1, f"{what} {value!r} is not an integer") from None
+    return out
+
 
 @dataclass
 class Columns:
@@ -293,34 +339,32 @@ def _diagnose(source: InputFile, min_fields: int, max_fields: int | None, blank_
 
 def parse_int_column(columns: Columns, j: int, what: str) -> np.ndarray:
     """Field j as int64; a non-integer names its line."""
-    values = columns.fields[j]
-    try:
-        return values.astype(np.int64)
-    except (ValueError, OverflowError):
-        pass
-    for row, text in enumerate(values):
-        try:
-            int(text)
-        except (ValueError, OverflowError):
-            raise columns.error(row, f"{what} {text!r} is not an integer") from None
-    raise AssertionError("unreachable")  # pragma: no cover
+    return _integer_column(columns, j, int, f"{what} {{!r}} is not an integer")
 
 
 def parse_level_column(columns: Columns, j: int, what: str) -> np.ndarray:
     """Field j as relevance levels: integers, or NTCIR's ``L<k>``."""
+    return _integer_column(columns, j, _level, f"{what} {{!r}} is neither an integer nor an NTCIR level L<k>")
+
+
+def _level(text: str) -> int:
+    return int(text[1:] if text[:1] == "L" else text)
+
+
+def _integer_column(columns: Columns, j: int, convert, problem: str) -> np.ndarray:
+    """Field j as int64: in bulk, or value by value to name the first bad line."""
     text = columns.fields[j]
     try:
         return text.astype(np.int64)
     except (ValueError, OverflowError):
         pass
-    level = np.empty(len(text), dtype=np.int64)
+    values = np.empty(len(text), dtype=np.int64)
     for row, value in enumerate(text):
-        digits = value[1:] if value[:1] == "L" else value
         try:
-            level[row] = int(digits)
+            values[row] = convert(value)
         except (ValueError, OverflowError):
-            raise columns.error(row, f"{what} {value!r} is neither an integer nor an NTCIR level L<k>") from None
-    return level
+            raise columns.error(row, problem.format(value)) from None
+    return values
 
 
 def parse_float_column(columns: Columns, j: int, what: str) -> np.ndarray:

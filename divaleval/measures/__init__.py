@@ -1,28 +1,23 @@
 """The measure catalogue.
 
-Every module of this package that defines a measure registers it with the
-:func:`~divaleval.measures.base.measure` decorator; importing the package
-imports them all, so a new measure needs only its own file.
+Every measure registers itself with :func:`~divaleval.measures.core.measure`
+when its module is imported; the imports below are the whole catalogue:
+
+* :mod:`.core`: definitions, registry, aliases, parsing, sets, kernel helpers, the cache;
+* :mod:`.novelty`: ndeval's novelty-biased measures and their graded forms (wg-alpha-nDCG, EU, CT);
+* :mod:`.ncu`: the NCU family (nDCG, Q, AP, ERR, RBP, iRBU, ...) and its I-rec, D-, D#- and IA- forms;
+* :mod:`.multiaspect`: TOMA, CAM and MM;
+* one file each: MAP-IA, P-IA, strec, S-RR, RBU, GAP.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
-from .base import REGISTRY, Measure, MeasureDef, Param, measure
-from .parse import parse_measure, parse_measures
-from .sets import DEFAULT_SET, MEASURE_SETS
-
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    importlib.import_module(f"{__name__}.{_module}")
-
-
-def catalogue() -> list[MeasureDef]:
-    """Every registered measure family, by name."""
-    return sorted(REGISTRY.values(), key=lambda d: d.name.lower())
-
+from . import gap, map_ia, multiaspect, ncu, novelty, p_ia, rbu, srr, strec  # noqa: F401 (they register)
+from .core import (
+    ALIASES, DEFAULT_SET, MEASURE_SETS, NONE, OPTIONAL, REGISTRY, REQUIRED, Measure, MeasureDef, Param,
+    catalogue, measure, parse_measure, parse_measures,
+)
 
 __all__ = [
-    "REGISTRY", "Measure", "MeasureDef", "Param", "measure", "parse_measure", "parse_measures",
-    "DEFAULT_SET", "MEASURE_SETS", "catalogue",
+    "ALIASES", "DEFAULT_SET", "MEASURE_SETS", "NONE", "OPTIONAL", "REGISTRY", "REQUIRED", "Measure", "MeasureDef",
+    "Param", "catalogue", "measure", "parse_measure", "parse_measures",
 ]

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..context import PAST_END, RunContext, pad_groups
-from .base import OPTIONAL, Param, measure
+from ..arrays import pad_groups
+from ..context import PAST_END, RunContext
+from ..model.qrels import Qrels
+from .core import OPTIONAL, Param, measure, memoised
+from .core.kernels import divide_or_zero
 
 
 def parse_thresholds(text: str) -> tuple[float, ...]:
@@ -14,35 +17,33 @@ def parse_thresholds(text: str) -> tuple[float, ...]:
     try:
         values = tuple(float(v) for v in text.split(":"))
     except ValueError:
-        raise ValueError(f"g={text!r}: expected probabilities g1:g2:... (numbers)") from None
+        raise ValueError("expected probabilities g1:g2:... (numbers)") from None
     if any(not np.isfinite(v) or v < 0 for v in values) or abs(sum(values) - 1.0) > 1e-6:
-        raise ValueError(f"g={text!r}: the probabilities must be >= 0 and sum to 1")
+        raise ValueError("the probabilities must be >= 0 and sum to 1")
     return values
 
 
-def _thresholds(value: str) -> str | None:
-    try:
-        parse_thresholds(value)
-    except ValueError as exc:
-        return str(exc)
-    return None
+def show_thresholds(values: tuple[float, ...]) -> str:
+    """The shortest text that reads back to the same probabilities (1, not 1.0)."""
+    return ":".join(repr(v).removesuffix(".0") for v in values)
 
 
-def document_grades(ctx: RunContext) -> np.ndarray:
+@memoised
+def document_grades(qrels: Qrels) -> np.ndarray:
     """Grade of every judged row: its level (ad hoc qrels) or its maximum over intents."""
-    qrels = ctx.qrels
-    return qrels.cached(("gap-grades",), lambda: np.maximum(qrels.levels.max(axis=1, initial=0), 0).astype(np.int64))
+    return np.maximum(qrels.levels.max(axis=1, initial=0), 0).astype(np.int64)
 
 
 @measure(
     name="GAP",
     summary="graded average precision: AP averaged over the user's relevance threshold grade",
-    params=[Param("g", str, "", "probabilities g1:g2:... that the user's threshold is grade 1, 2, ... "
-                              "(default: uniform over grades 1..C, C the highest grade in the qrels)", _thresholds)],
+    params=[Param("g", tuple, (), "probabilities g1:g2:... that the user's threshold is grade 1, 2, ... "
+                                  "(default: uniform over grades 1..C, C the highest grade in the qrels)",
+                  parse=parse_thresholds, show=show_thresholds)],
     cutoff=OPTIONAL,
     citation="Robertson, Kanoulas, Yilmaz. Extending average precision to graded relevance judgments. SIGIR 2010",
 )
-def gap(ctx: RunContext, *, g: str, cutoff: int | None) -> np.ndarray:
+def gap(ctx: RunContext, *, g: tuple[float, ...], cutoff: int | None) -> np.ndarray:
     """GAP = [sum_{n: c_n>0} (1/n) sum_{m<=n, c_m>0} G(min(c_m, c_n))] / [sum_{c>=1} R_c G(c)]
 
     c_n is the grade of the document at rank n: its level in ad hoc qrels, its
@@ -53,9 +54,9 @@ def gap(ctx: RunContext, *, g: str, cutoff: int | None) -> np.ndarray:
     unchanged. One grade gives AP.
     """
     qrels, run = ctx.qrels, ctx.run
-    grades = document_grades(ctx)
+    grades = document_grades(qrels)
     top = int(grades.max(initial=0))
-    probabilities = parse_thresholds(g) or (1.0 / max(top, 1),) * max(top, 1)
+    probabilities = g or (1.0 / max(top, 1),) * max(top, 1)
     cumulative = np.cumsum((0.0,) + probabilities)           # G(c) for c = 0..len(g)
 
     def G(c):
@@ -65,9 +66,8 @@ def gap(ctx: RunContext, *, g: str, cutoff: int | None) -> np.ndarray:
     per_topic = np.bincount(qrels.row_topic, weights=G(grades), minlength=qrels.n_topics)[ctx.topics]
 
     # Numerator over the run's documents of grade > 0, in rank order.
-    slot = np.searchsorted(ctx.topics, run.topic) if ctx.n_topics else np.zeros(len(run.topic), np.int64)
-    ok = (slot < ctx.n_topics) & (run.row >= 0)
-    ok[ok] = ctx.topics[slot[ok]] == run.topic[ok]
+    slot, ok = ctx.run_slots
+    ok = ok & (run.row >= 0)
     grade = np.zeros(len(run.row), dtype=np.int64)
     grade[ok] = grades[run.row[ok]]
     hit = ok & (grade > 0)
@@ -80,6 +80,4 @@ def gap(ctx: RunContext, *, g: str, cutoff: int | None) -> np.ndarray:
         at_least = grade_h >= j
         inner += g_j * at_least * np.cumsum(at_least, axis=1)
     numerator = np.where(grade_h > 0, inner / position, 0.0).sum(axis=1)
-    out = np.zeros(ctx.n_topics)
-    np.divide(numerator, per_topic, out=out, where=per_topic > 0)
-    return out
+    return divide_or_zero(numerator, per_topic, where=per_topic > 0)

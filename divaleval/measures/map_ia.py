@@ -4,7 +4,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext, prefix_sum_at
-from .base import OPTIONAL, measure
+from .core import OPTIONAL, measure, memoised
+from .core.kernels import divide_or_zero, weighted_intent_sum
+
+
+@memoised
+def _precision_sums(ctx: RunContext) -> np.ndarray:
+    """(T, H, I) cumulative sums over the hits of precision at each hit relevant to the intent."""
+    hits = ctx.hits
+    return np.cumsum(np.where(hits.relevant, hits.coverage / hits.position[:, :, None], 0.0), axis=1)
 
 
 @measure(
@@ -20,14 +28,5 @@ def map_ia(ctx: RunContext, *, cutoff: int | None) -> np.ndarray:
     Over the whole ranking (or its top k); R_i is the number of documents
     relevant to intent i in the qrels.
     """
-    hits = ctx.hits()
-    relevant = hits.relevant
-    cumulative = ctx.cached(("map-ia-cumulative",), lambda: np.cumsum(
-        np.where(relevant, hits.coverage / hits.position[:, :, None], 0.0), axis=1))
-    rel_count = ctx.rel_count
-    total = np.zeros(ctx.n_topics)
-    for i in range(relevant.shape[2]):
-        ap_sum = prefix_sum_at(cumulative[:, :, i], hits.position, cutoff)
-        total = total + np.where(rel_count[:, i] > 0, ap_sum / np.maximum(rel_count[:, i], 1), 0.0)
-    n = ctx.n_intents
-    return np.where(n > 0, total / np.maximum(n, 1), 0.0)
+    average_precision = divide_or_zero(prefix_sum_at(_precision_sums(ctx), ctx.hits.position, cutoff), ctx.rel_count)
+    return divide_or_zero(weighted_intent_sum(average_precision), ctx.n_intents)

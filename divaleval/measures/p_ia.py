@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext
-from .base import REQUIRED, measure
+from .core import REQUIRED, measure
+from .core.kernels import divide_or_zero
 
 
 @measure(
@@ -15,6 +16,4 @@ from .base import REQUIRED, measure
 )
 def p_ia(ctx: RunContext, *, cutoff: int) -> np.ndarray:
     """P-IA@k = |{(r, i): r <= k, rel(d_r, i)}| / (k N)"""
-    pairs = ctx.hits().coverage_at(cutoff).sum(axis=1)
-    n = ctx.n_intents
-    return np.where(n > 0, pairs / np.maximum(cutoff * n, 1), 0.0)
+    return divide_or_zero(ctx.hits.coverage_at(cutoff).sum(axis=1), cutoff * ctx.n_intents)

@@ -4,12 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext
-from ..gains import GainTable
-from .base import EFFORT, OPTIONAL, Param, measure, one_of
-from .ncu import intent_gain_list, irbu
+from ..model.gains import GainTable
+from .core import EFFORT, OPTIONAL, Param, measure
+from .core.kernels import weighted_intent_sum
+from .ncu.kernels import irbu
+from .ncu.lists import intent_gain_list
 
 EXPONENTIAL = GainTable("exp")
-SCALES = ("paper", "program")
 
 
 def _persistence(value: float) -> str | None:
@@ -23,7 +24,8 @@ def _persistence(value: float) -> str | None:
     params=[
         Param("p", float, 0.99, "probability of going on to the next document", _persistence),
         EFFORT,
-        Param("scale", str, "paper", "paper (eq. 11) or program (the authors' program: x (1-p)/p)", one_of(SCALES)),
+        Param("scale", str, "paper", "paper (eq. 11) or program (the authors' program: x (1-p)/p)",
+              choices=("paper", "program")),
     ],
     cutoff=OPTIONAL,
     citation="Amigó, Spina, Carrillo-de-Albornoz. An axiomatic analysis of diversity evaluation metrics: "
@@ -41,11 +43,8 @@ def rbu(ctx: RunContext, *, p: float, e: float, scale: str, cutoff: int | None) 
     """
     gains = intent_gain_list(ctx, EXPONENTIAL)  # s(r) = g/(hg+1) = (2^L-1)/2^Lmax
     per_intent = irbu(gains, cutoff, p=p).reshape(ctx.n_topics, ctx.qrels.max_intents)
-    weights = ctx.qrels.weights[ctx.topics]
-    utility = np.zeros(ctx.n_topics)
-    for i in range(per_intent.shape[1]):
-        utility = utility + weights[:, i] * per_intent[:, i]
-    depth = ctx.ranking_lengths()
+    utility = weighted_intent_sum(per_intent, ctx.weights)
+    depth = ctx.ranking_lengths
     if cutoff is not None:
         depth = np.minimum(depth, cutoff)
     # sum_{r=1..depth} p^r

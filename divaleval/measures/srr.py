@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import PAST_END, RunContext
-from .base import NONE, measure
+from .core import NONE, measure
 from .strec import ZHAI
 
 
@@ -16,7 +16,7 @@ from .strec import ZHAI
 )
 def subtopic_reciprocal_rank(ctx: RunContext, *, cutoff: None) -> np.ndarray:
     """S-RR@100% = 1 / min{r : every intent with a relevant document has one in the top r}"""
-    hits = ctx.hits()
+    hits = ctx.hits
     covered = (hits.coverage > 0).sum(axis=2)                         # (T, H) intents covered so far
     complete = (covered >= ctx.n_intents[:, None]) & (hits.position < PAST_END) & (ctx.n_intents > 0)[:, None]
     first = np.where(complete, hits.position, PAST_END).min(axis=1, initial=PAST_END)

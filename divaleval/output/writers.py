@@ -3,7 +3,10 @@
 * ``ndeval``: ndeval's CSV, one header for all runs, ``%.6f``;
 * ``trec``: trec_eval's ``measure<TAB>topic<TAB>value`` lines (``%.4f``), ``all`` for the mean;
 * ``table``: an aligned table (tabulate), written once every run is scored;
-* ``json``: one JSON object per line, full precision.
+* ``json``: one JSON object per line, full precision, with the run's source as ``run``.
+
+ndeval's and trec_eval's layouts print a run's runtag, as those tools do; two
+runs with one runtag are still two blocks of rows, in the order of the runs.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from typing import TextIO
 
 from tabulate import tabulate
 
-from ..api import RunScores
+from ..results import RunScores
 from .formatting import c_fixed
 
 FORMATS = ("ndeval", "trec", "table", "json")
@@ -81,7 +84,7 @@ class JsonWriter(Writer):
     def add_run(self, scores: RunScores) -> None:
         lines = []
         for topic, values in self.rows(scores):
-            record = {"runid": scores.runid, "topic": topic}
+            record = {"run": scores.source, "runid": scores.runid, "topic": topic}
             record.update((name, float(v)) for name, v in zip(self.names, values))
             lines.append(json.dumps(record, ensure_ascii=False))
         self.stream.write("\n".join(lines) + "\n")

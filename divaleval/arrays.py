@@ -1,0 +1,77 @@
+"""Array helpers shared by the layers: grouping, dense codes, the first repeated key.
+
+They know nothing of qrels or runs; each takes and returns plain numpy arrays.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct keys, index of each key among them), like ``np.unique``.
+
+    Hashing first and sorting only the distinct keys is much faster than
+    sorting every key when keys repeat (every judged document has many lines).
+    """
+    codes, uniques = pd.factorize(keys)
+    order = np.argsort(uniques)
+    rank = np.empty(len(uniques), dtype=np.int64)
+    rank[order] = np.arange(len(uniques))
+    return uniques[order], rank[codes]
+
+
+def first_tie(order: np.ndarray, tied: np.ndarray) -> tuple[int, int]:
+    """The rows ``order[j]`` and ``order[j + 1]`` at the first ``j`` where ``tied[j]``, earlier row first.
+
+    ``order`` lists rows sorted by some key; ``tied[j]`` says whether entries j
+    and j + 1 of it share the key.
+    """
+    j = int(np.argmax(tied))
+    first, second = sorted((int(order[j]), int(order[j + 1])))
+    return first, second
+
+
+def first_repeat(keys: np.ndarray) -> tuple[int, int] | None:
+    """The two rows of the first key (in key order) that occurs twice, earlier row first; None if all differ."""
+    if len(pd.unique(keys)) == len(keys):  # the usual case: one hash pass, no sort
+        return None
+    by_key = np.argsort(keys, kind="stable")
+    return first_tie(by_key, keys[by_key][1:] == keys[by_key][:-1])
+
+
+def group_positions(sorted_groups: np.ndarray) -> np.ndarray:
+    """1-based position of each entry within its run of equal group values."""
+    if not len(sorted_groups):
+        return np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
+    lengths = np.diff(np.r_[starts, len(sorted_groups)])
+    return np.arange(len(sorted_groups), dtype=np.int64) - np.repeat(starts, lengths) + 1
+
+
+def pad_groups(group: np.ndarray, n_groups: int, *columns: tuple[np.ndarray, float]) -> list[np.ndarray]:
+    """Spread entries sorted by group into (n_groups, width, ...) arrays, one per column.
+
+    ``columns`` are (values, padding) pairs, values with one entry (a scalar or
+    a row) per group entry; entries keep their order within a group.
+    """
+    counts = np.bincount(group, minlength=n_groups)
+    width = max(int(counts.max(initial=0)), 1)
+    slot = np.arange(len(group)) - np.repeat(np.cumsum(counts) - counts, counts)
+    out = []
+    for values, padding in columns:
+        values = np.asarray(values)
+        padded = np.full((n_groups, width) + values.shape[1:], padding, dtype=_holding(values.dtype, padding))
+        padded[group, slot] = values
+        out.append(padded)
+    return out
+
+
+def _holding(dtype: np.dtype, value) -> np.dtype:
+    """``dtype`` if it holds ``value`` exactly, else the type both need."""
+    try:
+        if dtype.type(value) == value:
+            return dtype
+    except (OverflowError, ValueError):
+        pass
+    return np.result_type(dtype, type(value))

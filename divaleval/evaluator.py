@@ -1,0 +1,192 @@
+"""Streaming runs through the engine: in this process, or in worker processes (``-j``).
+
+The qrels are read once; their ideal rankings are computed once and reused for
+every run. Runs are read and scored one at a time; whatever the number of
+workers, results and warnings come out in the order of the runs, so the output
+built from them does not change by a byte.
+
+Workers are forked after the ideal rankings are computed, so they share them
+instead of rebuilding them (on platforms without fork, the evaluator is sent to
+each worker once). Each worker reads and scores whole runs; the parent receives
+the raw per-topic scores and finishes them (warnings, means).
+"""
+from __future__ import annotations
+
+import multiprocessing
+from typing import Iterable, Iterator, Sequence, Union
+
+import numpy as np
+
+from .aggregate import topic_mean
+from .engine import score_matrix
+from .errors import UsageError, WarningSink, describe_ids, warn_to_stderr
+from .io import RunTable, expand_run_paths, read_run
+from .io.source import STDIN_NAME, display_name
+from .measures import Measure
+from .model.qrels import Qrels
+from .model.settings import Settings
+from .ranking import ORDERS, RankedRun, rank_run
+from .results import RawScores, RunScores
+
+RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
+RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
+
+
+def run_inputs(runs: RunLike | Sequence[RunLike]) -> list[RunInput]:
+    """The runs to score, in order, each with its source: directories expanded, ``-`` read now (only once).
+
+    A source named twice (the same file given twice) gets ``#2``, ``#3``, ... so
+    that every result keeps a key of its own.
+    """
+    if isinstance(runs, (str, RunTable)):
+        runs = [runs]
+    items: list[RunLike] = []
+    for item in runs:
+        items.extend([item] if isinstance(item, RunTable) else expand_run_paths([item]))
+    expand_run_paths([item for item in items if isinstance(item, str) and item == STDIN_NAME])
+    seen: dict[str, int] = {}
+    inputs = []
+    for item in items:
+        run = read_run(item) if isinstance(item, str) and item == STDIN_NAME else item
+        label = run.name if isinstance(run, RunTable) else display_name(run)
+        seen[label] = seen.get(label, 0) + 1
+        inputs.append((label if seen[label] == 1 else f"{label}#{seen[label]}", run))
+    return inputs
+
+
+class Evaluator:
+    """Scores runs against one set of qrels with fixed measures and settings.
+
+    Every usage check happens here, before any run is read: the order and
+    depth, and whether each measure fits the qrels. ``order`` and ``depth``
+    default to those of the settings' conventions.
+    """
+
+    def __init__(
+        self,
+        qrels: Qrels,
+        measures: list[Measure],
+        *,
+        order: str | None = None,
+        depth: int | None = None,
+        complete: bool = False,
+        dedupe: bool = False,
+        settings: Settings | None = None,
+        warn: WarningSink = warn_to_stderr,
+    ) -> None:
+        self.settings = settings or Settings()
+        conventions = self.settings.conventions
+        order = order or conventions.order
+        depth = depth or conventions.depth
+        if order not in ORDERS:
+            raise UsageError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
+        if depth is not None and depth < 1:
+            raise UsageError("depth must be >= 1")
+        for m in measures:
+            m.check(qrels)
+        self.qrels = qrels
+        self.measures = measures
+        self.order = order
+        self.depth = depth
+        self.complete = complete
+        self.duplicates = "keep" if conventions.duplicates == "keep" else "first" if dedupe else "error"
+        self.warn = warn
+        self._warned_norel: set[int] = set()
+        self._run_of_runtag: dict[str, str] = {}
+
+    def score(self, run: RunLike) -> RunScores:
+        """Score one run (a table, or a path) and emit its warnings."""
+        inputs = run_inputs(run)
+        if len(inputs) != 1:
+            raise UsageError(f"score() takes one run, not {len(inputs)}: use score_all()")
+        return self.finish(self.score_raw(inputs[0]))
+
+    def score_all(self, runs: RunLike | Sequence[RunLike], jobs: int = 1) -> Iterator[RunScores]:
+        """Score runs in order; with ``jobs`` > 1, in that many worker processes."""
+        inputs = run_inputs(runs)
+        if jobs <= 1:
+            for item in inputs:
+                yield self.finish(self.score_raw(item))
+            return
+        self.warm_up()
+        for raw in _score_in_workers(self, inputs, jobs):
+            yield self.finish(raw)
+
+    def warm_up(self) -> None:
+        """Compute every qrels-only quantity the measures need (ideal rankings) now.
+
+        Worker processes then inherit them instead of each computing them.
+        """
+        empty = RankedRun("", "", *(np.zeros(0, dtype=np.int64) for _ in range(3)),
+                          topics=np.zeros(0, dtype=np.int64), unknown_topics=[])
+        score_matrix(self.qrels, empty, self.measures, np.arange(self.qrels.n_topics), self.settings)
+
+    def score_raw(self, item: RunInput) -> RawScores:
+        """Read (if need be), rank and score one run; its warnings are kept, not emitted."""
+        source, run = item
+        if isinstance(run, str):
+            run = read_run(run)
+        messages = []
+        ranked = rank_run(run, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates)
+        if ranked.unknown_topics:
+            messages.append(f"{run.name}: topics not in the qrels are ignored: {describe_ids(ranked.unknown_topics)}")
+        topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
+        if not len(topics):
+            messages.append(f"{run.name}: no topic of the run is in the qrels; its mean is 0")
+        matrix = score_matrix(self.qrels, ranked, self.measures, topics, self.settings)
+        return RawScores(source, run.name, run.runid, topics, self.settings.conventions.round_values(matrix),
+                         messages)
+
+    def finish(self, raw: RawScores) -> RunScores:
+        """Emit a scored run's warnings (in run order) and compute its means."""
+        for message in raw.messages:
+            self.warn(message)
+        self._note_shared_runtag(raw.name, raw.runid)
+        self._note_undefined(raw.name, raw.topics, raw.matrix)
+        matrix = np.nan_to_num(raw.matrix, nan=0.0)
+        mean = topic_mean(matrix) if len(raw.topics) else np.zeros(len(self.measures))
+        return RunScores(raw.source, raw.runid, [self.qrels.topic_ids[t] for t in raw.topics],
+                         self.measures, matrix, self.settings.conventions.round_means(mean))
+
+    def _note_shared_runtag(self, name: str, runid: str) -> None:
+        """Warn when two different runs share a runtag (one file given twice is one run)."""
+        first = self._run_of_runtag.setdefault(runid, name)
+        if first != name:
+            self.warn(f"{name}: runtag {runid!r} is also that of {first}; their results are kept apart, "
+                      f"but the ndeval and trec formats print only the runtag")
+
+    def _note_undefined(self, name: str, topics: np.ndarray, matrix: np.ndarray) -> None:
+        """Warn (once per topic) about topics without relevant documents, and about NaN."""
+        norel = topics[self.qrels.n_intents[topics] == 0]
+        new = [t for t in norel.tolist() if t not in self._warned_norel]
+        if new:
+            self._warned_norel.update(new)
+            self.warn("topics without any relevant document score 0 on every measure: "
+                      + describe_ids([self.qrels.topic_ids[t] for t in new]))
+        undefined = np.isnan(matrix) & (self.qrels.n_intents[topics] > 0)[:, None]
+        for j in np.flatnonzero(undefined.any(axis=0)):
+            ids = [self.qrels.topic_ids[t] for t in topics[undefined[:, j]]]
+            self.warn(f"{name}: {self.measures[j].name} is undefined (0/0) for topics "
+                      f"{describe_ids(ids)}; printed as 0")
+
+
+# -- worker processes ---------------------------------------------------------------
+
+_worker_evaluator: Evaluator | None = None
+
+
+def _init_worker(evaluator: Evaluator) -> None:
+    global _worker_evaluator
+    _worker_evaluator = evaluator
+
+
+def _score_in_worker(item: RunInput) -> RawScores:
+    return _worker_evaluator.score_raw(item)
+
+
+def _score_in_workers(evaluator: Evaluator, inputs: Iterable[RunInput], jobs: int) -> Iterator[RawScores]:
+    """RawScores of each run, in order, computed by ``jobs`` worker processes."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(jobs, initializer=_init_worker, initargs=(evaluator,)) as pool:
+        yield from pool.imap(_score_in_worker, inputs, chunksize=1)

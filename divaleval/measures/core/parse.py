@@ -1,0 +1,101 @@
+"""Parsing measure names: ``NAME``, ``NAME@k``, ``NAME(key=value,...)@k``, trec_eval's ``name.k1,k2``, sets.
+
+Every problem is a :class:`UsageError` that quotes the text given: this module is
+the one place that adds that context.
+"""
+from __future__ import annotations
+
+import re
+
+from ...errors import UsageError
+from .definition import Measure
+from .registry import REGISTRY, resolve
+from .sets import expand_set
+
+_NAME = re.compile(r"^\s*(?P<name>[^()@\s]+)\s*(\((?P<params>[^()]*)\))?\s*(@\s*(?P<cutoff>\S+))?\s*$")
+_DOTTED = re.compile(r"^\s*(?P<name>[A-Za-z_]+)\.(?P<cutoffs>\d+(?:\s*,\s*\d+)*)\s*$")  # trec_eval: P.5,10
+
+
+def parse_measure(text: str) -> Measure:
+    """Parse one measure; raise :class:`UsageError` with a helpful message."""
+    measures = _parse(text)
+    if len(measures) != 1:
+        raise UsageError(f"measure {text!r} stands for {len(measures)} measures "
+                         f"({', '.join(m.name for m in measures[:3])}, ...): give one cutoff")
+    return measures[0]
+
+
+def _parse(text: str) -> list[Measure]:
+    """The measures ``text`` names (several for trec_eval's ``P.5,10`` or ``P``)."""
+    try:
+        return _measures_of(text)
+    except UsageError as exc:
+        raise UsageError(f"measure {text!r}: {exc}") from None
+
+
+def _measures_of(text: str) -> list[Measure]:
+    if "@" in text and text.strip() in REGISTRY:  # a name holding "@" itself, such as S-RR@100%
+        return [REGISTRY[text.strip()].bind()]
+    dotted = _DOTTED.match(text)
+    if dotted:
+        definition, alias = resolve(dotted["name"])
+        if alias is not None and alias.cutoffs:
+            return [definition.bind({}, int(k)) for k in dotted["cutoffs"].split(",")]
+    match = _NAME.match(text)
+    if not match:
+        raise UsageError("cannot parse (expected NAME, NAME@k or NAME(key=value,...)@k)")
+    definition, alias = resolve(match["name"])
+    params: dict[str, str] = {}
+    if match["params"] and match["params"].strip():
+        for item in match["params"].split(","):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise UsageError(f"parameter {item.strip()!r} is not key=value")
+            if key.strip() in params:
+                raise UsageError(f"parameter {key.strip()!r} given twice")
+            params[key.strip()] = value.strip()
+    for key, required in alias.accepted if alias else ():
+        if key in params and params.pop(key) != required:
+            raise UsageError(f"{alias.tool}'s {key} has no equivalent here other than {key}={required}")
+    if match["cutoff"] is None:
+        if alias is not None and alias.cutoffs:
+            return [definition.bind(params, k) for k in alias.cutoffs]
+        return [definition.bind(params)]
+    if not match["cutoff"].isdigit():
+        raise UsageError(f"cutoff {match['cutoff']!r} is not a positive integer")
+    return [definition.bind(params, int(match["cutoff"]))]
+
+
+def split_measure_list(text: str) -> list[str]:
+    """Split ``a@5,b(x=1,y=2)@10`` on the commas outside parentheses; ``P.5,10`` stays one item."""
+    items, depth, current = [], 0, []
+    for char in text:
+        if char == "," and depth == 0:
+            items.append("".join(current))
+            current = []
+            continue
+        depth += (char == "(") - (char == ")")
+        current.append(char)
+    items.append("".join(current))
+    merged: list[str] = []
+    for item in (item.strip() for item in items if item.strip()):
+        if merged and item.isdigit() and _DOTTED.match(merged[-1]):
+            merged[-1] += "," + item
+        else:
+            merged.append(item)
+    return merged
+
+
+def parse_measures(texts: list[str] | tuple[str, ...]) -> list[Measure]:
+    """Parse ``-m`` values: measures, comma-separated lists of them, or set names.
+
+    Repeats are dropped, keeping the first; the order given is kept.
+    """
+    measures: list[Measure] = []
+    for text in (item for value in texts for item in split_measure_list(value)):
+        expanded = expand_set(text.strip().lower())
+        for item in (expanded if expanded is not None else [text]):
+            for found in _parse(item):
+                if found not in measures:
+                    measures.append(found)
+    return measures

@@ -1,0 +1,90 @@
+"""The registry of measure families, and how a name a user types finds one.
+
+A name resolves, in this order: exactly to a family; exactly to an alias (the
+names ir_measures and trec_eval give the same measure, :mod:`.aliases`); then
+case-insensitively, ``_`` and ``-`` alike, to one family or one alias' family
+(``nrbp`` is ambiguous: ndeval's NRBP or NTCIREVAL's nRBP).
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Callable
+
+import numpy as np
+
+from ...errors import UsageError
+from .aliases import ALIASES, Alias
+from .definition import INTENTS, NONE, BindingCheck, MeasureDef, Param, QrelsCheck
+
+REGISTRY: dict[str, MeasureDef] = {}  # by canonical name
+
+
+def measure(
+    *,
+    name: str,
+    summary: str,
+    citation: str,
+    params: tuple[Param, ...] | list[Param] = (),
+    cutoff: str = NONE,
+    judgments: str = INTENTS,
+    check_binding: BindingCheck | None = None,
+    check_qrels: QrelsCheck | None = None,
+    formula: str | None = None,
+) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
+    """Register ``kernel`` as the measure family ``name``.
+
+    formula: the definition, for the documentation; default the kernel's
+    docstring (give it where one kernel serves two names).
+    """
+
+    def register(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+        if name in REGISTRY:
+            raise RuntimeError(f"measure {name} registered twice")
+        REGISTRY[name] = MeasureDef(
+            name=name, summary=summary, params=tuple(params), cutoff=cutoff, citation=citation, kernel=kernel,
+            doc=formula or (kernel.__doc__ or "").strip(), judgments=judgments, check_binding=check_binding,
+            check_qrels=check_qrels,
+        )
+        return kernel
+
+    return register
+
+
+def catalogue() -> list[MeasureDef]:
+    """Every registered measure family, by name."""
+    return sorted(REGISTRY.values(), key=lambda d: d.name.lower())
+
+
+def lookup_key(name: str) -> str:
+    return name.lower().replace("_", "-")
+
+
+def resolve(name: str) -> tuple[MeasureDef, Alias | None]:
+    """The family ``name`` stands for, and the alias it was spelt as (None for divaleval's own name)."""
+    alias = next((a for a in ALIASES if a.name == name), None)
+    if name in REGISTRY:
+        return REGISTRY[name], alias if alias is not None and alias.target == name else None
+    if alias is not None:
+        return REGISTRY[alias.target], alias
+    key = lookup_key(name)
+    families = {d.name for d in REGISTRY.values() if lookup_key(d.name) == key}
+    if len(families) > 1:
+        raise UsageError(f"{name!r} is ambiguous: {' or '.join(sorted(families))} (case matters)")
+    if families:
+        family = REGISTRY[families.pop()]
+        return family, next((a for a in ALIASES if lookup_key(a.name) == key and a.target == family.name), None)
+    aliases = [a for a in ALIASES if lookup_key(a.name) == key]
+    if len({a.target for a in aliases}) == 1:
+        return REGISTRY[aliases[0].target], aliases[0]
+    close = closest_names(name)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise UsageError(f"unknown measure {name!r} ({hint}see --list-measures)")
+
+
+def closest_names(name: str, count: int = 3) -> list[str]:
+    """Names of families and aliases that look most like ``name``."""
+    names = [d.name for d in REGISTRY.values()] + [a.name for a in ALIASES]
+    by_key = {}
+    for known in names:
+        by_key.setdefault(lookup_key(known), known)
+    return [by_key[k] for k in difflib.get_close_matches(lookup_key(name), list(by_key), n=count, cutoff=0.6)]

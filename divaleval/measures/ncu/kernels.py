@@ -1,0 +1,113 @@
+"""The kernels of the NCU family of ad hoc measures on graded gains (Sakai & Zeng 2019, sec. 3.1; NTCIREVAL).
+
+For one ranked list with gain g(r) at rank r: I(r) = 1 iff g(r) > 0,
+C(r) = sum_{s<=r} I(s), cg(r) and cg*(r) the cumulative gains of the run and of
+the ideal list (every judged document by gain, descending), R the number of
+documents with a gain, hg the largest gain of the ideal list. At cutoff k:
+
+* Prec@k = C(k)/k;  AP@k = (1/min(k,R)) sum_{r<=k} I(r) C(r)/r;  RR = 1/(first relevant rank)
+* nDCG@k = sum_{r<=k} g(r)/log2(r+1) over the same for the ideal list (NTCIREVAL's MSnDCG)
+* Q@k = (1/min(k,R)) sum_{r<=k} I(r) BR(r),  BR(r) = (C(r) + beta cg(r)) / (r + beta cg*(r))
+* s(r) = g(r)/(hg+1), P_ERR(r) = s(r) prod_{t<r} (1 - s(t))
+* ERR@k = sum P_ERR(r)/r;  EBR@k = sum P_ERR(r) BR(r);  iRBU@k = sum P_ERR(r) p^r
+* RBP@k = (1-p) sum p^(r-1) g(r)/hg
+* nERR, nEBR, nRBP, niRBU: over the same measure of the ideal list.
+
+Without a cutoff a measure covers the whole list. Each kernel takes a
+:class:`~.lists.GainList` (a topic per row, or a topic's intent per row) and
+returns one value per row.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ...context import PAST_END
+from ..core import memoised
+from ..core.kernels import divide_or_zero, rank_discount
+from .lists import GainList, ideal_list
+
+
+def _within(gl: GainList, cutoff: int | None) -> np.ndarray:
+    return (gl.position <= (PAST_END - 1 if cutoff is None else cutoff)) & (gl.gains > 0)
+
+
+def _rank_normaliser(gl: GainList, cutoff: int | None) -> np.ndarray:
+    """min(k, R), or R without a cutoff."""
+    return gl.n_relevant if cutoff is None else np.minimum(cutoff, gl.n_relevant)
+
+
+@memoised
+def _blended_ratio(gl: GainList, beta: float) -> np.ndarray:
+    count = np.cumsum(gl.gains > 0, axis=1)
+    cumulative = np.cumsum(gl.gains, axis=1)
+    ideal_cumulative = np.cumsum(gl.ideal, axis=1)
+    width = max(ideal_cumulative.shape[1], 1)
+    if ideal_cumulative.shape[1] == 0:
+        ideal_cumulative = np.zeros((len(gl.gains), 1))
+    rank = np.minimum(gl.position, width)
+    ideal_at = np.take_along_axis(ideal_cumulative, rank - 1, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (count + beta * cumulative) / (gl.position + beta * ideal_at)
+
+
+@memoised
+def _err_probability(gl: GainList) -> np.ndarray:
+    """P_ERR at each entry: s(r) times the chance the user got that far."""
+    stop = gl.gains / (gl.top_gain + 1.0)[:, None]
+    survive = np.cumprod(1.0 - stop, axis=1)
+    before = np.concatenate([np.ones((len(stop), 1)), survive[:, :-1]], axis=1)
+    return stop * before
+
+
+def _sum(gl: GainList, cutoff: int | None, terms: np.ndarray) -> np.ndarray:
+    return np.where(_within(gl, cutoff), terms, 0.0).sum(axis=1)
+
+
+def precision(gl: GainList, cutoff: int) -> np.ndarray:
+    return _within(gl, cutoff).sum(axis=1) / cutoff
+
+
+def average_precision(gl: GainList, cutoff: int | None) -> np.ndarray:
+    count = np.cumsum(gl.gains > 0, axis=1)
+    return divide_or_zero(_sum(gl, cutoff, count / gl.position), _rank_normaliser(gl, cutoff))
+
+
+def reciprocal_rank(gl: GainList, cutoff: int | None) -> np.ndarray:
+    first = np.where(_within(gl, cutoff), gl.position, PAST_END).min(axis=1, initial=PAST_END)
+    return np.where(first < PAST_END, 1.0 / np.maximum(first, 1), 0.0)
+
+
+def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
+    return divide_or_zero(_sum(gl, cutoff, _blended_ratio(gl, beta)), _rank_normaliser(gl, cutoff))
+
+
+def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:
+    return _sum(gl, cutoff, gl.gains * rank_discount(gl.position))
+
+
+def err(gl: GainList, cutoff: int | None) -> np.ndarray:
+    return _sum(gl, cutoff, _err_probability(gl) / gl.position)
+
+
+def ebr(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
+    return _sum(gl, cutoff, _err_probability(gl) * _blended_ratio(gl, beta))
+
+
+def rbp(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
+    last = int(gl.position[gl.position < PAST_END].max(initial=1))
+    decay = np.power(p, np.minimum(gl.position, last) - 1.0)
+    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, gl.gains * decay), gl.top_gain)
+
+
+def irbu(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
+    last = int(gl.position[gl.position < PAST_END].max(initial=1))
+    return _sum(gl, cutoff, _err_probability(gl) * np.power(p, np.minimum(gl.position, last) * 1.0))
+
+
+def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    """The kernel's value over the same value of the ideal list (0 where that is 0)."""
+    def over_ideal(gl: GainList, cutoff: int | None, **params) -> np.ndarray:
+        return divide_or_zero(kernel(gl, cutoff, **params), kernel(ideal_list(gl), cutoff, **params))
+    return over_ideal

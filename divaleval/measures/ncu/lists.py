@@ -1,0 +1,144 @@
+"""Ranked lists of graded gains, the input of every NCU kernel.
+
+A :class:`GainList` holds, per row (a topic, or a topic's intent), the gains of
+the ranked documents that have one and the ideal list. The gains come from one
+gain per judged row of the qrels: topicwise (ad hoc measures), global (the
+D-measures), per intent (the IA-measures), or any other rule (TOMA's weights,
+one aspect's gains): :func:`row_gain_list` turns such a rule into a gain list,
+and the ideal lists of every topic are computed once per qrels.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ...arrays import pad_groups
+from ...context import PAST_END, RunContext
+from ...model.gains import GainTable, topicwise_levels
+from ...model.qrels import Qrels
+from ...model.settings import Settings
+from ..core import memoised
+from ..core.kernels import weighted_intent_sum
+
+
+@dataclass(eq=False)
+class GainList:
+    """Ranked lists with graded gains, one per row (a topic, or a topic's intent)."""
+
+    gains: np.ndarray       # (N, H) gains of ranked documents with a gain, in rank order; 0-padded
+    position: np.ndarray    # (N, H) their 1-based ranks; PAST_END padding
+    ideal: np.ndarray       # (N, L) the ideal list's gains, descending; 0-padded
+    n_relevant: np.ndarray  # (N,) R
+    top_gain: np.ndarray    # (N,) hg
+    cache: dict = field(default_factory=dict, init=False, repr=False)
+
+    @classmethod
+    def of(cls, gains: np.ndarray, position: np.ndarray, ideal: np.ndarray) -> "GainList":
+        """A gain list whose R and hg come from its ideal list."""
+        return cls(gains, position, ideal, (ideal > 0).sum(axis=1), ideal.max(axis=1, initial=0.0))
+
+
+@memoised
+def ideal_list(gains: GainList) -> GainList:
+    """The ideal list itself, as a ranking."""
+    position = np.broadcast_to(np.arange(1, gains.ideal.shape[1] + 1), gains.ideal.shape)
+    return GainList(gains.ideal, position, gains.ideal, gains.n_relevant, gains.top_gain)
+
+
+def _ideal_lists(group: np.ndarray, gains: np.ndarray, n_groups: int) -> np.ndarray:
+    """(n_groups, L): each group's positive gains in descending order."""
+    keep = gains > 0
+    group, gains = group[keep], gains[keep]
+    order = np.lexsort((-gains, group))
+    (ideal,) = pad_groups(group[order], n_groups, (gains[order], 0.0))
+    return ideal
+
+
+# -- one gain per judged row ---------------------------------------------------------
+
+RowGains = Callable[..., np.ndarray]  # a memoised rule: (qrels, *args) -> (rows,) gains
+
+
+@memoised
+def topicwise_row_gains(qrels: Qrels, settings: Settings) -> np.ndarray:
+    """The gain of each judged document's topicwise level (its level in ad hoc qrels)."""
+    level = qrels.levels[:, 0] if qrels.adhoc else topicwise_levels(qrels.levels, settings.topicwise)
+    return settings.gain.gains(level)
+
+
+@memoised
+def global_row_gains(qrels: Qrels, settings: Settings) -> np.ndarray:
+    """Global gain GG(d) = sum_i P(i) gain(L_i(d)), summed in intent order."""
+    total = weighted_intent_sum(settings.gain.gains(qrels.levels), qrels.weights[qrels.row_topic])
+    return settings.conventions.round_global_gains(total)
+
+
+@memoised
+def _ideal_of_rows(qrels: Qrels, row_gains: RowGains, *args) -> np.ndarray:
+    return _ideal_lists(qrels.row_topic, row_gains(qrels, *args), qrels.n_topics)
+
+
+@memoised
+def row_gain_list(ctx: RunContext, row_gains: RowGains, *args) -> GainList:
+    """The run's gain list over the context's topics, gains ``row_gains(qrels, *args)`` of the judged rows.
+
+    The ideal lists of every topic are computed once per qrels and rule.
+    """
+    qrels, run = ctx.qrels, ctx.run
+    gains_of_row = row_gains(qrels, *args)
+    judged = run.row >= 0
+    gain = np.zeros(len(run.row))
+    gain[judged] = gains_of_row[run.row[judged]]
+    slot, hit = ctx.run_slots
+    hit = hit & (gain > 0)
+    gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (run.position[hit], PAST_END))
+    return GainList.of(gains, position, _ideal_of_rows(qrels, row_gains, *args)[ctx.topics])
+
+
+@memoised
+def topicwise_gain_list(ctx: RunContext) -> GainList:
+    """Topicwise gains (the ad hoc measures). hg may come from an explicit gain table (conventions)."""
+    settings = ctx.settings
+    listed = row_gain_list(ctx, topicwise_row_gains, settings)
+    table_top = settings.gain.top_gain()
+    if table_top is None or not settings.conventions.top_gain_from_table:
+        return listed
+    top_gain = np.where(listed.n_relevant > 0, table_top, 0.0)
+    return GainList(listed.gains, listed.position, listed.ideal, listed.n_relevant, top_gain)
+
+
+def global_gain_list(ctx: RunContext) -> GainList:
+    """Global gains (the D-measures)."""
+    return row_gain_list(ctx, global_row_gains, ctx.settings)
+
+
+# -- one list per (topic, intent) ------------------------------------------------------
+
+@memoised
+def _intent_ideals(qrels: Qrels, gain_table: GainTable) -> np.ndarray:
+    n_int = qrels.max_intents
+    row, intent = np.nonzero(qrels.levels >= 1)
+    return _ideal_lists(qrels.row_topic[row] * n_int + intent, gain_table.gains(qrels.levels[row, intent]),
+                        qrels.n_topics * n_int)
+
+
+@memoised
+def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
+    """One row per (topic, intent column): each intent's own gains under ``gain_table``, and its ideal list."""
+    qrels, run = ctx.qrels, ctx.run
+    n_int = qrels.max_intents
+    slot, ok = ctx.run_slots
+    ok = ok & (run.row >= 0)
+    entries, intent = np.nonzero(qrels.levels[run.row[ok]] >= 1)
+    ranked = np.flatnonzero(ok)[entries]
+    group = slot[ranked] * n_int + intent
+    order = np.argsort(group, kind="stable")  # by (topic, intent), rank order kept
+    gains = gain_table.gains(qrels.levels[run.row[ranked], intent])
+    gains, position = pad_groups(group[order], ctx.n_topics * n_int,
+                                 (gains[order], 0.0), (run.position[ranked][order], PAST_END))
+    ideal_all = _intent_ideals(qrels, gain_table)
+    rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
+    ideal = ideal_all[rows] if len(rows) else np.zeros((0, ideal_all.shape[1]))
+    return GainList.of(gains, position, ideal)

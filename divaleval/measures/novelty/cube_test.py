@@ -1,0 +1,37 @@
+"""CT@k, the Cube Test (Luo et al. 2013), in the form of Amigó et al. 2018, sec. 4.3."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...context import RunContext
+from .graded import graded_novelty_gains
+from ..core import REQUIRED, Param, measure, positive
+from .gains import ALPHA
+
+
+@measure(
+    name="CT",
+    summary="aspect-weighted novelty gain over the rank, while the aspect is unsaturated (Amigo et al. sec. "
+            "4.3 leaves f_Sat open: 1 while the relevance gathered above r is below level, Luo et al.'s height 1)",
+    params=[
+        ALPHA,
+        Param("level", float, 1.0, "saturation level of an aspect (the cube's height)", positive),
+    ],
+    cutoff=REQUIRED,
+    citation="Luo, Wing, Yang, Hearst. The water filling model and the cube test: multi-dimensional "
+             "evaluation for professional search. CIKM 2013; as written in Amigo et al., SIGIR 2018, sec. 4.3",
+)
+def cube_test(ctx: RunContext, *, alpha: float, level: float, cutoff: int) -> np.ndarray:
+    """CT@k = sum_{r<=k} (1/r) sum_i P(i) r(d_r,i) (1-alpha)^c(r,i) f_Sat(r,i)
+
+    f_Sat(r, i) = 1 while the relevance already gathered for intent i,
+    sum_{t<r} r(d_t, i), is below ``level``, else 0 (the paper defines f_Sat
+    only as "0 or 1 depending if the sum of relevance of documents for the
+    aspect exceeds a certain saturation level"; this is that test, applied to
+    the documents above r, with Luo et al.'s cube height 1 as the default).
+    r(d, i) = (2^L - 1)/2^Lmax(i); time is linear in the rank (the 1/r).
+    """
+    gain = graded_novelty_gains(ctx, alpha, level)
+    hits = ctx.hits
+    within = hits.position <= cutoff
+    return np.where(within, gain / np.where(within, hits.position, 1), 0.0).sum(axis=1)

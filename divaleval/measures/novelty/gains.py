@@ -1,0 +1,237 @@
+"""Novelty gains and the greedy ideal ranking: what ndeval's measures (alpha-nDCG family) share.
+
+For one topic with N intents (those with a relevant document), relevance is
+binary, rel(d, i) = 1 iff level >= 1, and the novelty gain of rank r is
+
+    g_r = sum_i rel(d_r, i) * (1 - alpha)^c(r, i)
+
+with c(r, i) the number of documents above r relevant to i, summed in
+ascending intent order. Every quantity here is computed in the same floating
+point operations, in the same order, as ndeval 4.5, so the printed values
+agree with it byte for byte: powers of (1 - alpha) by repeated multiplication,
+sums sequentially in rank order (``np.cumsum``) and in intent order (a loop
+over intent columns), the discount as ``log(2) / log(r + 1)`` from the C
+library, and normalisations as divisions of already-normalised values.
+
+The greedy ideal ranking (ndeval's) is built once per qrels and alpha and
+kept in the qrels' cache.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...context import PAST_END, RunContext, prefix_sum_at
+from ...model.qrels import Qrels
+from ..core import Param, in_unit_interval, memoised
+from ..core.kernels import divide_or_zero, log_discount, rank_discount, repeated_powers, weighted_intent_sum
+
+ALPHA = Param("alpha", float, 0.5, "redundancy penalty: each repeat of an intent keeps (1-alpha) of its gain",
+              in_unit_interval)
+BETA = Param("beta", float, 0.5, "patience of the rank-biased user (NRBP)", in_unit_interval)
+
+# Bound on elements of one padded batch of the greedy (topics x documents x intents).
+GREEDY_BATCH_ELEMENTS = 4_000_000
+
+
+def novelty_gains(relevant: np.ndarray, coverage: np.ndarray, alpha: float) -> np.ndarray:
+    """(T, H) novelty gain g_r of each hit.
+
+    relevant: (T, H, I) binary relevance; coverage: its cumulative sum over hits.
+    """
+    # powers[c + 1] = (1-alpha)^c, and powers[0] = 0 stands for "not relevant".
+    powers = np.concatenate([[0.0], repeated_powers(1.0 - alpha, int(coverage.max(initial=0)) + 1)])
+    return weighted_intent_sum(powers[coverage * relevant])  # coverage * relevant: c(r, i) + 1, or 0
+
+
+@memoised
+def greedy_ideal_gains(qrels: Qrels, alpha: float) -> np.ndarray:
+    """(topics, L) gains of ndeval's greedy ideal ranking, 0-padded (see :func:`greedy_gains`)."""
+    return greedy_gains(qrels, alpha)
+
+
+def greedy_gains(qrels: Qrels, alpha: float, coefficients: np.ndarray | None = None) -> np.ndarray:
+    """(topics, L) gains of a greedy ideal ranking of every topic, 0-padded.
+
+    At each rank the document with the largest novelty gain is taken; exact
+    ties go to the greatest docno. Once the best gain is 0 every later gain is
+    0 too, so only documents relevant to some intent need ranking.
+    coefficients: (rows, I) per-document, per-intent factors of the gain (the
+    weighted, graded generalisation); None is ndeval's binary gain.
+    """
+    relevant_rows = np.flatnonzero(qrels.row_relevant)
+    row_topic = qrels.row_topic[relevant_rows]
+    counts = np.bincount(row_topic, minlength=qrels.n_topics)
+    starts = np.cumsum(counts) - counts
+    ideal = np.zeros((qrels.n_topics, max(int(counts.max(initial=0)), 1)))
+    by_size = np.argsort(counts, kind="stable")
+    budget = GREEDY_BATCH_ELEMENTS // max(qrels.max_intents, 1)
+    begin = 0
+    while begin < len(by_size):
+        # A batch of topics of similar size, bounded in memory.
+        end = begin + 1
+        while end < len(by_size) and (end + 1 - begin) * counts[by_size[end]] <= budget:
+            end += 1
+        batch = by_size[begin:end]
+        begin = end
+        if counts[batch].max() == 0:
+            continue
+        # Documents of each topic in descending docno order: argmax takes the
+        # first maximum, i.e. the greatest docno among exact ties.
+        rows = [relevant_rows[starts[t]: starts[t] + counts[t]][::-1] for t in batch]
+        gains = _greedy_batch([qrels.levels[r] >= 1 for r in rows], 1.0 - alpha,
+                              None if coefficients is None else [coefficients[r] for r in rows])
+        ideal[batch, : gains.shape[1]] = gains
+    return ideal
+
+
+def _greedy_batch(relevance: list[np.ndarray], q: float, coefficients: list[np.ndarray] | None = None) -> np.ndarray:
+    """The greedy ideal of a batch of topics: (topics, ranks) gains.
+
+    relevance[b] is topic b's (documents, intents) binary matrix, documents in
+    descending docno order, each relevant to some intent. A document's gain is
+    the sum, in ascending intent order, of its intents' current gains; only its
+    relevant intents are visited (adding 0 changes no bit), in passes k = 0, 1,
+    ... over the documents with more than k relevant intents. With
+    ``coefficients`` (same shapes, floats), each intent's current gain is
+    multiplied by the document's coefficient for it.
+    """
+    size, n_intents = len(relevance), relevance[0].shape[1]
+    width = max(len(r) for r in relevance)
+    # topic_gain[b, i]: (1 - alpha)^(times intent i was covered); column n_intents stays 0.
+    topic_gain = np.ones((size, n_intents + 1))
+    topic_gain[:, n_intents] = 0.0
+    flat_gain = topic_gain.reshape(-1)
+    slots = np.full((size, width, n_intents), n_intents, dtype=np.int64)  # intents, padded
+    factors = np.zeros((size, width, n_intents)) if coefficients is not None else None
+    available = np.zeros((size, width), dtype=bool)
+    for b, rel in enumerate(relevance):
+        doc, intent = np.nonzero(rel)  # row-major: intents ascending within a document
+        rank_in_doc = np.arange(len(doc)) - np.searchsorted(doc, doc)
+        slots[b, doc, rank_in_doc] = intent
+        if factors is not None:
+            factors[b, doc, rank_in_doc] = coefficients[b][doc, intent]
+        available[b, : len(rel)] = True
+    slots += (np.arange(size) * (n_intents + 1))[:, None, None]  # into flat_gain
+    chosen = np.zeros((size, width))
+    lanes = np.arange(size)
+    passes: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
+    stale = True
+    for rank in range(width):
+        if stale:
+            # Rebuild the passes over the documents still available.
+            n_relevant = (slots != (np.arange(size) * (n_intents + 1) + n_intents)[:, None, None]).sum(axis=2)
+            n_relevant[~available] = 0
+            passes = []
+            for k in range(int(n_relevant.max(initial=0))):
+                where = np.flatnonzero(n_relevant.reshape(-1) > k)
+                factor = None if factors is None else factors.reshape(-1, n_intents)[where, k]
+                passes.append((where, slots.reshape(-1, n_intents)[where, k], factor))
+            stale, picked_since = False, 0
+        gains = np.full(size * width, -1.0)
+        for k, (where, slot, factor) in enumerate(passes):
+            term = flat_gain[slot] if factor is None else factor * flat_gain[slot]
+            gains[where] = term if k == 0 else gains[where] + term
+        gains = gains.reshape(size, width)
+        gains[~available] = -1.0
+        best = np.argmax(gains, axis=1)
+        best_gain = gains[lanes, best]
+        active = best_gain > 0.0
+        if not active.any():
+            break
+        chosen[:, rank] = np.where(active, best_gain, 0.0)
+        available[lanes[active], best[active]] = False
+        covered = slots[lanes[active], best[active]].reshape(-1)
+        flat_gain[covered] = flat_gain[covered] * q
+        flat_gain[n_intents::n_intents + 1] = 0.0
+        picked_since += 1
+        stale = picked_since * 4 > width - rank
+    return chosen
+
+
+# -- per-run quantities, cached on the context --------------------------------
+
+@memoised
+def run_gains(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """(gains, positions) of the run's hits, both (T, H)."""
+    hits = ctx.hits
+    return novelty_gains(hits.relevant, hits.coverage, alpha), hits.position
+
+
+def rank_positions(gains: np.ndarray) -> np.ndarray:
+    """Positions 1, 2, ... of a ranked list of gains per topic, (T, L)."""
+    return np.broadcast_to(np.arange(1, gains.shape[1] + 1), gains.shape)
+
+
+@memoised
+def _ideal_cumulative(qrels: Qrels, alpha: float, kind: str, beta: float) -> tuple[np.ndarray, np.ndarray]:
+    """The greedy ideal's cumulative discounted gains for every topic: computed once per qrels."""
+    gains = greedy_ideal_gains(qrels, alpha)
+    positions = rank_positions(gains)
+    return _discounted_cumsum(gains, positions, kind, beta), positions
+
+
+@memoised
+def _cumulative(ctx: RunContext, which: str, alpha: float, kind: str, beta: float = 0.0):
+    """(cumulative discounted gains, positions) of the run or the ideal, over the context's topics."""
+    if which == "ideal":
+        cumulative, positions = _ideal_cumulative(ctx.qrels, alpha, kind, beta)
+        return cumulative[ctx.topics], positions[ctx.topics]
+    gains, positions = run_gains(ctx, alpha)
+    return _discounted_cumsum(gains, positions, kind, beta), positions
+
+
+def _discounted_cumsum(gains: np.ndarray, positions: np.ndarray, kind: str, beta: float) -> np.ndarray:
+    last = int(positions[positions < PAST_END].max(initial=1))
+    clipped = np.minimum(positions, last)
+    if kind == "dcg":
+        terms = gains * rank_discount(positions)
+    elif kind == "err":
+        terms = gains / clipped
+    else:  # "rbp"
+        terms = gains * repeated_powers(beta, last)[clipped - 1]
+    return np.cumsum(terms, axis=1)
+
+
+def discounted_sum(ctx: RunContext, which: str, alpha: float, kind: str, cutoff: int | None,
+                   beta: float = 0.0) -> np.ndarray:
+    """sum over ranks r <= cutoff of g_r * discount(r), per topic (unnormalised)."""
+    cumulative, positions = _cumulative(ctx, which, alpha, kind, beta)
+    return prefix_sum_at(cumulative, positions, cutoff)
+
+
+@memoised
+def ideal_ideal(ctx: RunContext, alpha: float, kind: str, cutoff: int) -> np.ndarray:
+    """The "ideal ideal" normaliser: every rank covers every intent.
+
+    sum over r <= cutoff of N (1-alpha)^(r-1) * discount(r).
+    """
+    gains = repeated_powers(1.0 - alpha, cutoff, ctx.n_intents.astype(np.float64))
+    if kind == "dcg":
+        terms = gains * log_discount(cutoff)
+    else:
+        terms = gains / np.arange(1, cutoff + 1)
+    return np.cumsum(terms, axis=1)[:, cutoff - 1]
+
+
+def normalised(ctx: RunContext, which: str, alpha: float, kind: str, cutoff: int) -> np.ndarray:
+    """alpha-DCG@k or ERR-IA@k: discounted gain over the ideal-ideal; 0 without intents."""
+    value = discounted_sum(ctx, which, alpha, kind, cutoff)
+    return divide_or_zero(value, ideal_ideal(ctx, alpha, kind, cutoff), where=ctx.n_intents > 0)
+
+
+def over_ideal(ctx: RunContext, alpha: float, kind: str, cutoff: int) -> np.ndarray:
+    """The run's normalised value over the greedy ideal's; 0 where the run's alpha-DCG@k is 0."""
+    run_value = normalised(ctx, "run", alpha, kind, cutoff)
+    ideal_value = normalised(ctx, "ideal", alpha, kind, cutoff)
+    run_dcg = normalised(ctx, "run", alpha, "dcg", cutoff)
+    return divide_or_zero(run_value, ideal_value, where=run_dcg != 0)
+
+
+def nrbp(ctx: RunContext, which: str, alpha: float, beta: float, cutoff: int | None) -> np.ndarray:
+    """NRBP = (1 - (1-alpha) beta) / N * sum_r beta^(r-1) g_r; 0 without intents."""
+    total = discounted_sum(ctx, which, alpha, "rbp", cutoff, beta)
+    n = ctx.n_intents
+    out = np.zeros(ctx.n_topics)
+    factor = (1 - (1 - alpha) * beta) / np.where(n > 0, n, 1)
+    np.multiply(total, factor, out=out, where=n > 0)
+    return out

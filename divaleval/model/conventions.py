@@ -1,0 +1,77 @@
+"""Conventions: the rules a reference tool follows where they differ from divaleval's own.
+
+An evaluation consults one :class:`Conventions` object instead of asking which
+tool it imitates. :data:`NATIVE` is divaleval's own: every rounding step is the
+identity and the defaults are the native command's, so it changes nothing.
+The objects that reproduce a tool live in :mod:`divaleval.compat`, one file each.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+DUPLICATE_RULES = ("error", "keep")
+
+
+def round_decimals(values: np.ndarray, decimals: int | None) -> np.ndarray:
+    """Each value as printf's ``%.<decimals>f`` prints it, read back; unchanged for None."""
+    if decimals is None:
+        return values
+    values = np.asarray(values, dtype=np.float64)
+    return np.array([float(f"{v:.{decimals}f}") for v in values.reshape(-1)]).reshape(values.shape)
+
+
+def round_significant(values: np.ndarray, digits: int | None) -> np.ndarray:
+    """Each value as printf's ``%.<digits>g`` prints it, read back; unchanged for None."""
+    if digits is None:
+        return values
+    values = np.asarray(values, dtype=np.float64)
+    return np.array([float(f"{v:.{digits}g}") for v in values.reshape(-1)]).reshape(values.shape)
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """How runs are read and numbers rounded. Hashable: it keys cached quantities.
+
+    order, depth: the defaults when the user gives none (an explicit option wins).
+    duplicates: a docno repeated within a topic is an ``error`` (``--dedupe``
+        keeps the first copy) or ``keep`` (evaluated at each of its ranks).
+    value_decimals: per-topic values are rounded to this many decimals.
+    component_decimals: the components of combined measures (D#, IA) are
+        rounded to this many decimals before they are combined.
+    mean_decimals: means are rounded to this many decimals.
+    global_gain_digits: global gains GG(d) are rounded to this many significant digits.
+    top_gain_from_table: ad hoc measures take hg from an explicit gain table
+        (its largest gain) rather than from the ideal list.
+    """
+
+    name: str = "native"
+    summary: str = "divaleval's own conventions"
+    order: str = "score"
+    depth: int | None = None
+    duplicates: str = "error"
+    value_decimals: int | None = None
+    component_decimals: int | None = None
+    mean_decimals: int | None = None
+    global_gain_digits: int | None = None
+    top_gain_from_table: bool = False
+
+    def __post_init__(self) -> None:
+        if self.duplicates not in DUPLICATE_RULES:
+            raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}")
+
+    def round_values(self, values: np.ndarray) -> np.ndarray:
+        return round_decimals(values, self.value_decimals)
+
+    def round_components(self, values: np.ndarray) -> np.ndarray:
+        return round_decimals(values, self.component_decimals)
+
+    def round_means(self, values: np.ndarray) -> np.ndarray:
+        return round_decimals(values, self.mean_decimals)
+
+    def round_global_gains(self, values: np.ndarray) -> np.ndarray:
+        return round_significant(values, self.global_gain_digits)
+
+
+NATIVE = Conventions()

@@ -1,0 +1,251 @@
+"""The qrels in array form, built once and shared by every run.
+
+Per topic: the judged documents (rows, sorted by docno), a documents x intents
+matrix of levels for the intents that have at least one relevant document (in
+natural intent order), the number of relevant documents of each intent, and
+intent weights. What measures derive from the qrels alone (ideal rankings) is
+kept in :attr:`Qrels.cache` (see :mod:`divaleval.measures.core.cache`), so it is
+computed once for all runs.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from ..arrays import dense_rank, first_tie
+from ..errors import InputError, WarningSink, describe_ids, warn_to_stderr
+from ..ids import natural_key, sort_labels
+from ..io.iprob import IntentProbabilities
+from ..io.qrels import QrelsTable
+
+IPROB_TOLERANCE = 1e-3
+# Column names Qrels.from_frame looks for, in order (divaleval's, then ir_measures').
+FRAME_COLUMNS = {
+    "topic": ("topic", "query_id"),
+    "intent": ("intent", "iteration"),
+    "docno": ("docno", "doc_id"),
+    "level": ("level", "relevance"),
+}
+
+
+@dataclass(eq=False)
+class Qrels:
+    """Judgments of every topic as arrays (see module docstring)."""
+
+    name: str
+    topic_ids: list[str]
+    row_start: np.ndarray        # (T+1,) judged rows of topic t are row_start[t]:row_start[t+1]
+    row_docno: np.ndarray        # (rows,) docno of each judged row
+    row_key: np.ndarray          # (rows,) topic * n_docnos + docno code, ascending
+    docnos: pd.Index             # distinct judged docnos, sorted; position = docno code
+    levels: np.ndarray           # (rows, I) int16 level of row's document for intent column i
+    intent_ids: list[list[str]]  # per topic, the intents of its columns
+    rel_count: np.ndarray        # (T, I) relevant documents of each intent (0 for padding)
+    weights: np.ndarray          # (T, I) intent weights P(i) (uniform unless an iprob file is given)
+    iprob: IntentProbabilities | None = None
+    adhoc: bool = False              # every judgment is for intent "0" (an ad hoc qrels file)
+    aspects: list | None = None      # multi-aspect qrels: the Aspect of each intent column
+    cache: dict = field(default_factory=dict, init=False, repr=False)  # quantities measures derive
+
+    # -- in memory ---------------------------------------------------------
+    @classmethod
+    def from_arrays(cls, topic, intent, docno, level, name: str = "<memory>") -> "Qrels":
+        """Qrels from one array per field (``intent`` None: ad hoc judgments, one intent per topic)."""
+        return build_qrels(QrelsTable.from_arrays(topic, intent, docno, level, name))
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, name: str = "<memory>") -> "Qrels":
+        """Qrels from a DataFrame with columns topic, intent (optional), docno and level.
+
+        ir_measures' names (query_id, iteration, doc_id, relevance) are read too.
+        """
+        columns = {}
+        for field_name, candidates in FRAME_COLUMNS.items():
+            columns[field_name] = next((frame[c].to_numpy() for c in candidates if c in frame.columns), None)
+            if columns[field_name] is None and field_name != "intent":
+                raise InputError(name, None, f"no {' or '.join(candidates)} column")
+        return cls.from_arrays(columns["topic"], columns["intent"], columns["docno"], columns["level"], name)
+
+    # -- shape -------------------------------------------------------------
+    @property
+    def n_topics(self) -> int:
+        return len(self.topic_ids)
+
+    @cached_property
+    def n_intents(self) -> np.ndarray:
+        """Intents with at least one relevant document, per topic."""
+        return (self.rel_count > 0).sum(axis=1)
+
+    @property
+    def max_intents(self) -> int:
+        return self.levels.shape[1]
+
+    @cached_property
+    def row_topic(self) -> np.ndarray:
+        return np.repeat(np.arange(self.n_topics), np.diff(self.row_start))
+
+    @cached_property
+    def row_relevant(self) -> np.ndarray:
+        return (self.levels >= 1).any(axis=1)
+
+    @cached_property
+    def _topic_index(self) -> pd.Index:
+        return pd.Index(self.topic_ids)
+
+    @cached_property
+    def _docno_position(self) -> dict:
+        # A dict lookup beats pandas' hash index on short strings; built once.
+        return dict(zip(self.docnos.tolist(), range(len(self.docnos))))
+
+    def topic_position(self, topic_ids: np.ndarray) -> np.ndarray:
+        """Index of each id in ``topic_ids`` (-1 for a topic the qrels lack)."""
+        return self._topic_index.get_indexer(topic_ids)
+
+    def docno_codes(self, docnos: np.ndarray) -> np.ndarray:
+        """Position of each docno among the judged docnos, -1 where never judged."""
+        return np.fromiter(map(self._docno_position.get, docnos, itertools.repeat(-1)), np.int64, len(docnos))
+
+    def rows_of(self, topic: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
+        """Judged row of each (topic index, docno code) pair, -1 where unjudged."""
+        key = topic.astype(np.int64) * len(self.docnos) + docno_code
+        where = np.minimum(np.searchsorted(self.row_key, key), len(self.row_key) - 1)
+        found = (docno_code >= 0) & (self.row_key[where] == key)
+        return np.where(found, where, -1)
+
+    # -- intent probabilities ----------------------------------------------
+    def with_iprob(self, iprob: IntentProbabilities, warn: WarningSink = warn_to_stderr) -> "Qrels":
+        """These qrels with the probabilities of ``iprob`` as intent weights (this object is unchanged).
+
+        Probabilities are used as given (NTCIREVAL's convention): a topic whose
+        probabilities do not sum to 1 is named in a warning, not renormalised.
+        """
+        topic_of = {tid: t for t, tid in enumerate(self.topic_ids)}
+        column_of = [{iid: c for c, iid in enumerate(ids)} for ids in self.intent_ids]
+        weights = np.zeros_like(self.weights)
+        sums: dict[str, float] = {}
+        unknown_topics: set[str] = set()
+        for tid, iid, p in zip(iprob.topic, iprob.intent, iprob.probability):
+            sums[tid] = sums.get(tid, 0.0) + float(p)
+            t = topic_of.get(tid)
+            if t is None:
+                unknown_topics.add(tid)
+                continue
+            c = column_of[t].get(iid)
+            if c is not None:
+                weights[t, c] = p
+        if unknown_topics:
+            warn(f"{iprob.name}: topics not in the qrels are ignored: "
+                 f"{describe_ids(sorted(unknown_topics, key=natural_key))}")
+        off = [tid for tid in sorted(sums, key=natural_key)
+               if tid in topic_of and abs(sums[tid] - 1.0) > IPROB_TOLERANCE]
+        if off:
+            warn(f"{iprob.name}: intent probabilities do not sum to 1 for topics "
+                 f"{describe_ids(off)} (used as given)")
+        missing = [tid for tid, t in topic_of.items()
+                   if self.rel_count[t].any() and tid not in sums]
+        if missing:
+            warn(f"{iprob.name}: no probabilities for topics {describe_ids(missing)}; "
+                 f"their intents get weight 0")
+        return dataclasses.replace(self, weights=weights, iprob=iprob)
+
+
+def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
+    """Turn validated qrels lines into :class:`Qrels`.
+
+    duplicates: "error" rejects a repeated (topic, intent, docno);
+        "last" keeps the last line's level and counts every relevant line in
+        the intent's number of relevant documents (ndeval's reading).
+    """
+    topic, topic_ids = sort_labels(table.topic.codes, table.topic.labels, natural_key)
+    intent, intent_names = sort_labels(table.intent.codes, table.intent.labels, natural_key)
+    doc, docnos = sort_labels(table.docno.codes, table.docno.labels)
+    n_topics, n_docs, n_int = len(topic_ids), len(docnos), len(intent_names)
+
+    # Judged rows: one per (topic, docno), in (topic, docno) order.
+    row_key, row_of_line = dense_rank(topic.astype(np.int64) * n_docs + doc)
+    del doc
+    row_of_line = row_of_line.astype(np.int32 if len(row_key) < 2**31 else np.int64)
+
+    # One cell per (row, intent); a repeated cell is an error or "last wins".
+    kept_lines = None
+    cell = row_of_line.astype(np.int64) * n_int + intent
+    n_cells = len(row_key) * n_int
+    if n_cells <= 4 * len(cell) + 1024:
+        repeats = np.bincount(cell, minlength=n_cells).max(initial=0) > 1
+    else:
+        repeats = len(pd.unique(cell)) < len(cell)
+    if repeats:
+        order = np.argsort(cell, kind="stable")
+        repeated = cell[order][1:] == cell[order][:-1]
+        if duplicates == "error":
+            pair = first_tie(order, repeated)
+            line = pair[1]
+            raise InputError.repeat(table.name, table.line, pair,
+                                    f"judgment of document {docnos[int(row_key[row_of_line[line]] % n_docs)]} for "
+                                    f"intent {intent_names[intent[line]]} of topic {topic_ids[topic[line]]}")
+        last_of_cell = np.ones(len(order), dtype=bool)
+        last_of_cell[:-1] = ~repeated
+        kept_lines = np.sort(order[last_of_cell])
+    del cell
+
+    # Relevant lines per (topic, intent); intents without any are left out.
+    # Only lines with a non-zero level fill the level matrix (0 is its default).
+    marked = np.flatnonzero(table.level != 0)
+    if kept_lines is not None:
+        marked = np.intersect1d(marked, kept_lines, assume_unique=True)
+    relevant = table.level >= 1
+    if n_topics * n_int <= 1 << 24:  # (topic, intent) pairs as a small dense range
+        pair_of_line = topic.astype(np.int64) * n_int + intent
+        rel_per_pair = np.bincount(pair_of_line[relevant], minlength=n_topics * n_int)
+        pairs = np.arange(n_topics * n_int)
+    else:
+        pairs, pair_of_line = dense_rank(topic.astype(np.int64) * n_int + intent)
+        rel_per_pair = np.bincount(pair_of_line[relevant], minlength=len(pairs))
+    del topic, intent, relevant
+    kept = rel_per_pair > 0
+    kept_pairs = pairs[kept]
+    kept_topic = kept_pairs // n_int
+    n_intents = np.bincount(kept_topic, minlength=n_topics).astype(np.int64)
+    pair_start = np.searchsorted(kept_topic, np.arange(n_topics))
+    # Column of a kept pair: its rank among the topic's kept intents (natural order).
+    column_of_kept = np.arange(len(kept_pairs)) - pair_start[kept_topic]
+    n_columns = max(int(n_intents.max()) if len(n_intents) else 0, 1)
+
+    rel_count = np.zeros((n_topics, n_columns), dtype=np.int64)
+    rel_count[kept_topic, column_of_kept] = rel_per_pair[kept].astype(np.int64)
+    intent_ids: list[list[str]] = [[] for _ in topic_ids]
+    for t, i in zip(kept_topic.tolist(), (kept_pairs % n_int).tolist()):
+        intent_ids[t].append(intent_names[i])
+
+    row_topic = row_key // n_docs
+    row_start = np.searchsorted(row_topic, np.arange(n_topics + 1))
+    docno_array = np.asarray(docnos, dtype=object)
+
+    levels = np.zeros((len(row_key), n_columns), dtype=np.int16)
+    kept_index = np.full(len(pairs), -1, dtype=np.int64)
+    kept_index[kept] = np.arange(len(kept_pairs))
+    line_kept = kept_index[pair_of_line[marked]]
+    lines = marked[line_kept >= 0]
+    levels[row_of_line[lines], column_of_kept[line_kept[line_kept >= 0]]] = table.level[lines]
+
+    weights = np.where(
+        rel_count > 0, 1.0 / np.maximum(n_intents, 1)[:, None], 0.0
+    )
+    return Qrels(
+        name=table.name,
+        topic_ids=[str(t) for t in topic_ids],
+        row_start=row_start.astype(np.int64),
+        row_docno=docno_array[row_key % n_docs],
+        row_key=row_key.astype(np.int64),
+        docnos=pd.Index(docno_array),
+        levels=levels,
+        intent_ids=intent_ids,
+        rel_count=rel_count,
+        weights=weights,
+        adhoc=list(intent_names) == ["0"],
+    )
