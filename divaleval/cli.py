@@ -70,7 +70,7 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     if not value or ctx.resilient_parsing:
         return
     click.echo(tabulate([d.catalogue_row() for d in catalogue()],
-                        headers=["measure", "parameters (defaults)", "definition"]))
+                        headers=["measure", "parameters (defaults)", "definition"], maxcolwidths=[None, 36, None]))
     click.echo("\n" + describe_sets())
     click.echo("Syntax: NAME@k or NAME(key=value,...)@k, e.g. alpha-nDCG(alpha=0.8)@30; "
                "-m may repeat or hold a comma-separated list.")

@@ -153,7 +153,7 @@ class Evaluator:
         first = self._run_of_runtag.setdefault(runid, name)
         if first != name:
             self.warn(f"{name}: runtag {runid!r} is also that of {first}; their results are kept apart, "
-                      f"but the ndeval and trec formats print only the runtag")
+                      f"but the ndeval, trec and table formats print only the runtag (json has both)")
 
     def _note_undefined(self, name: str, topics: np.ndarray, matrix: np.ndarray) -> None:
         """Warn (once per topic) about topics without relevant documents, and about NaN."""

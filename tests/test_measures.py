@@ -75,3 +75,56 @@ def test_all_set_is_the_whole_catalogue():
     for definition in catalogue():
         assert any(name == definition.name or name.split("@")[0] == definition.name for name in names), definition.name
     assert "alpha-nDCG@20" in names and "NRBP" in names and "NRBP@5" in names
+
+
+@pytest.mark.parametrize("other,ours", [
+    ("alpha_nDCG(alpha=0.8)@20", "alpha-nDCG(alpha=0.8)@20"),       # ir_measures
+    ("alpha_nDCG(alpha=0.8,rel=1,judged_only=False)@20", "alpha-nDCG(alpha=0.8)@20"),
+    ("α_nDCG@5", "alpha-nDCG@5"),
+    ("alpha_DCG@10", "alpha-DCG@10"),
+    ("ERR_IA@20", "ERR-IA@20"),
+    ("nERR_IA@20", "nERR-IA@20"),
+    ("NRBP(rel=1)", "NRBP"),
+    ("nNRBP(alpha=0.3)", "nNRBP(alpha=0.3)"),
+    ("AP_IA", "MAP-IA"),
+    ("MAP_IA", "MAP-IA"),
+    ("P_IA@5", "P-IA@5"),
+    ("StRecall@10", "strec@10"),
+    ("map", "AP"),                                                   # trec_eval
+    ("P.5", "Prec@5"),
+    ("recip_rank", "RR"),
+    ("ndcg", "nDCG"),
+    ("ndcg_cut.20", "nDCG@20"),
+    ("P@10", "Prec@10"),
+])
+def test_other_tools_names_select_the_same_measures(other, ours):
+    assert parse_measure(other) == parse_measure(ours)
+
+
+def test_trec_eval_lists_of_cutoffs():
+    assert [m.name for m in parse_measures(["ndcg_cut.10,20", "P.5,10,alpha-nDCG@20"])] == [
+        "nDCG@10", "nDCG@20", "Prec@5", "Prec@10", "alpha-nDCG@20"]
+    assert [m.cutoff for m in parse_measures(["P"])] == [5, 10, 15, 20, 30, 100, 200, 500, 1000]
+    with pytest.raises(UsageError, match="give one cutoff"):
+        parse_measure("ndcg_cut")
+
+
+def test_a_parameter_with_no_equivalent_is_refused():
+    with pytest.raises(UsageError, match="rel=2 of ir_measures has no equivalent"):
+        parse_measure("alpha_nDCG(rel=2)@20")
+
+
+def test_unknown_names_suggest_the_closest():
+    with pytest.raises(UsageError, match=r"did you mean alpha-nDCG"):
+        parse_measure("alpha-ndgc@20")
+    with pytest.raises(UsageError, match=r"did you mean .*StRecall"):
+        parse_measure("strecal@5")
+
+
+def test_other_tools_names_on_the_command_line():
+    args = [EX / "qrels.txt", EX / "runA.txt"]
+    theirs = run_cli(["-m", "ndcg_cut.10,20", "-m", "alpha_nDCG@20,StRecall@5", *args])
+    ours = run_cli(["-m", "nDCG@10,nDCG@20,alpha-nDCG@20,strec@5", *args])
+    assert theirs.returncode == 0 and theirs.stdout == ours.stdout
+    listing = run_cli(["--list-measures"]).stdout.decode()
+    assert "alpha_nDCG = alpha-nDCG" in listing and "ndcg_cut.k = nDCG" in listing

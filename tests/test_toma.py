@@ -181,3 +181,18 @@ def test_a_measure_that_needs_a_cutoff(tmp_path):
     assert bad.returncode == 2 and b"needs a cutoff" in bad.stderr and b"Traceback" not in bad.stderr
     good = run_cli([*aspects, "-m", "CAM(m=Prec)@2", "-n", run])
     assert good.returncode == 0, good.stderr
+
+
+def test_an_embedding_without_declared_labels_takes_the_labels_of_the_file(tmp_path):
+    # Correctness holds every label 0, 1, 2 (d3, d2, d1); embed= alone used to be refused.
+    example(tmp_path, "nDCG")
+    relevance, correctness = tmp_path / "rel.txt", tmp_path / "cor.txt"
+    run = tmp_path / "r.txt"
+    run.write_text("t Q0 d1 1 3 r\nt Q0 d2 2 2 r\nt Q0 d3 3 1 r\n")
+    found = load_aspects([f"relevance={relevance},labels=0:1:2:3", f"correctness={correctness},embed=0:1.5:3"])
+    assert found.aspects[1].labels == (0, 1, 2) and found.aspects[1].embedding == (0.0, 1.5, 3.0)
+    frame = divaleval.evaluate(found, str(run), measures=["TOMA(m=nDCG,space=paper)"], order="file",
+                               warn=lambda message: None)
+    assert "%.4f" % frame.iloc[0, 2] == "%.4f" % TABLE3["nDCG"][("d1", "d2", "d3")][2]  # EUCL 0.9367
+    wrong = run_cli(["--aspect", f"relevance={relevance}", "--aspect", f"correctness={correctness},embed=0:3", run])
+    assert wrong.returncode == 2 and b"embedding needs 3 values, one per label [0, 1, 2]" in wrong.stderr

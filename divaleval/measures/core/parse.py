@@ -55,8 +55,9 @@ def _measures_of(text: str) -> list[Measure]:
                 raise UsageError(f"parameter {key.strip()!r} given twice")
             params[key.strip()] = value.strip()
     for key, required in alias.accepted if alias else ():
-        if key in params and params.pop(key) != required:
-            raise UsageError(f"{alias.tool}'s {key} has no equivalent here other than {key}={required}")
+        given = params.pop(key, required)
+        if given != required:
+            raise UsageError(f"{key}={given} of {alias.tool} has no equivalent in divaleval (only {key}={required})")
     if match["cutoff"] is None:
         if alias is not None and alias.cutoffs:
             return [definition.bind(params, k) for k in alias.cutoffs]

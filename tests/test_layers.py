@@ -1,0 +1,93 @@
+"""The layers of the package: every import points down, and tools are named only in compat/.
+
+These are the rules of the README's Design section, checked on the source so
+that they keep holding as the package grows.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "divaleval"
+
+# Bottom to top; a module may import modules of its own layer or of layers below.
+LAYERS = [
+    {"errors", "ids", "arrays"},
+    {"io"},
+    {"model"},
+    {"ranking"},
+    {"context"},
+    {"measures"},
+    {"engine"},
+    {"results", "aggregate"},
+    {"evaluator"},
+    {"output"},
+    {"api"},
+    {"cli", "__init__", "__main__"},
+]
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+
+
+def unit(path: Path) -> str:
+    """The first component of a module's name below the package (``measures`` for measures/ncu/lists.py)."""
+    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+
+
+def imported_units(path: Path) -> set[str]:
+    """The package units a module imports, anywhere in it (inside functions too)."""
+    package = list(path.relative_to(PACKAGE.parent).parts[:-1])  # what a relative import starts from
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+                names = [target] if node.module else [f"{target}.{alias.name}" for alias in node.names]
+            else:
+                names = [node.module or ""]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "divaleval" and len(parts) > 1:
+                found.add(parts[1] if parts[1] in RANK or parts[1] == "compat" else "__init__")
+    return found
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_point_down(path):
+    own = unit(path)
+    for other in imported_units(path) - {own}:
+        if own == "compat":  # beside the layers: builds conventions or a drop-in from what lies below
+            assert other not in ("api", "cli", "compat"), (path, other)
+            continue
+        if other == "compat":
+            assert own in ("api", "cli"), f"{path} imports compat: only the API and the CLI may name a mode"
+            continue
+        assert RANK[other] <= RANK[own], f"{path} ({own}) imports {other}, a layer above it"
+
+
+def test_readers_know_nothing_above_them():
+    for path in (PACKAGE / "io").rglob("*.py"):
+        assert imported_units(path) <= {"io", "errors", "ids", "arrays"}, path
+
+
+def test_output_does_not_import_the_api():
+    for path in (PACKAGE / "output").rglob("*.py"):
+        assert not imported_units(path) & {"api", "evaluator", "cli"}, path
+
+
+def test_tool_names_live_in_compat():
+    """The core consults conventions; only compat/ (and the CLI's option help) names a tool's mode."""
+    for path in MODULES:
+        if unit(path) in ("compat", "cli"):
+            continue
+        assert not re.search(r"\bntcireval\b", path.read_text()), path
