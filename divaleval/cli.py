@@ -16,8 +16,7 @@ from . import __version__
 from .api import evaluate, load_aspects, load_qrels, make_settings, resolve_measures
 from .compat import MODES
 from .errors import DivalevalError, UsageError, warn_to_stderr
-from .measures import ALIASES, catalogue
-from .measures.core import describe_sets
+from .measures import ALIASES, catalogue, describe_sets
 from .output import FORMATS, make_writer
 from .ranking import ORDERS
 

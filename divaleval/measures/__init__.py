@@ -13,11 +13,24 @@ from __future__ import annotations
 
 from . import gap, map_ia, multiaspect, ncu, novelty, p_ia, rbu, srr, strec  # noqa: F401 (they register)
 from .core import (
-    ALIASES, DEFAULT_SET, MEASURE_SETS, NONE, OPTIONAL, REGISTRY, REQUIRED, Measure, MeasureDef, Param,
-    catalogue, measure, parse_measure, parse_measures,
+    ALIASES,
+    DEFAULT_SET,
+    MEASURE_SETS,
+    NONE,
+    OPTIONAL,
+    REGISTRY,
+    REQUIRED,
+    Measure,
+    MeasureDef,
+    Param,
+    catalogue,
+    describe_sets,
+    measure,
+    parse_measure,
+    parse_measures,
 )
 
 __all__ = [
     "ALIASES", "DEFAULT_SET", "MEASURE_SETS", "NONE", "OPTIONAL", "REGISTRY", "REQUIRED", "Measure", "MeasureDef",
-    "Param", "catalogue", "measure", "parse_measure", "parse_measures",
+    "Param", "catalogue", "describe_sets", "measure", "parse_measure", "parse_measures",
 ]

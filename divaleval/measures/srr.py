@@ -5,6 +5,7 @@ import numpy as np
 
 from ..context import PAST_END, RunContext
 from .core import NONE, measure
+from .core.kernels import first_reciprocal_rank
 from .strec import ZHAI
 
 
@@ -19,5 +20,4 @@ def subtopic_reciprocal_rank(ctx: RunContext, *, cutoff: None) -> np.ndarray:
     hits = ctx.hits
     covered = (hits.coverage > 0).sum(axis=2)                         # (T, H) intents covered so far
     complete = (covered >= ctx.n_intents[:, None]) & (hits.position < PAST_END) & (ctx.n_intents > 0)[:, None]
-    first = np.where(complete, hits.position, PAST_END).min(axis=1, initial=PAST_END)
-    return np.where(first < PAST_END, 1.0 / np.maximum(first, 1), 0.0)
+    return first_reciprocal_rank(hits.position, complete)

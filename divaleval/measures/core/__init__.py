@@ -8,8 +8,19 @@
 from .aliases import ALIASES, Alias
 from .cache import memoised
 from .definition import (
-    ASPECTS, EFFORT, INTENTS, NONE, OPTIONAL, REQUIRED, Measure, MeasureDef, Param,
-    in_open_unit_interval, in_unit_interval, non_negative, positive,
+    ASPECTS,
+    EFFORT,
+    INTENTS,
+    NONE,
+    OPTIONAL,
+    REQUIRED,
+    Measure,
+    MeasureDef,
+    Param,
+    in_open_unit_interval,
+    in_unit_interval,
+    non_negative,
+    positive,
 )
 from .parse import parse_measure, parse_measures, split_measure_list
 from .registry import REGISTRY, catalogue, closest_names, measure, resolve

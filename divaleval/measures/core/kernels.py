@@ -62,6 +62,12 @@ def divide_or_zero(numerator: np.ndarray, denominator: np.ndarray, where: np.nda
     return out
 
 
+def first_reciprocal_rank(position: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """1 / the first rank position of each row at which ``where`` holds; 0 if it never does."""
+    first = np.where(where, position, PAST_END).min(axis=1, initial=PAST_END)
+    return divide_or_zero(1.0, first, where=first < PAST_END)
+
+
 def covered_intent_share(ctx: RunContext, cutoff: int) -> np.ndarray:
     """|{i: some document ranked <= cutoff is relevant to i}| / N, N the intents with a relevant document."""
     covered = (ctx.hits.coverage_at(cutoff) > 0).sum(axis=1)

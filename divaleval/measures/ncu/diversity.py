@@ -14,7 +14,7 @@ import numpy as np
 from ...context import RunContext
 from ..core import REQUIRED, Param, in_unit_interval, measure
 from ..core.kernels import covered_intent_share
-from .family import D, D_SHARP, Member, members
+from .family import D_SHARP, D, Member, members
 from .lists import global_gain_list
 
 SAKAI_SONG = ("Sakai, Song. Evaluating diversified search results using per-intent graded relevance. "

@@ -14,7 +14,16 @@ import numpy as np
 
 from ..core import OPTIONAL, REQUIRED, Param, in_open_unit_interval, non_negative
 from .kernels import (
-    average_precision, dcg, ebr, err, irbu, normalised, precision, q_measure, rbp, reciprocal_rank,
+    average_precision,
+    dcg,
+    ebr,
+    err,
+    irbu,
+    normalised,
+    precision,
+    q_measure,
+    rbp,
+    reciprocal_rank,
 )
 
 ADHOC, D, D_SHARP, IA = "ad hoc", "D", "D#", "IA"

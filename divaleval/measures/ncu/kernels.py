@@ -25,7 +25,7 @@ import numpy as np
 
 from ...context import PAST_END
 from ..core import memoised
-from ..core.kernels import divide_or_zero, rank_discount
+from ..core.kernels import divide_or_zero, first_reciprocal_rank, rank_discount
 from .lists import GainList, ideal_list
 
 
@@ -75,8 +75,7 @@ def average_precision(gl: GainList, cutoff: int | None) -> np.ndarray:
 
 
 def reciprocal_rank(gl: GainList, cutoff: int | None) -> np.ndarray:
-    first = np.where(_within(gl, cutoff), gl.position, PAST_END).min(axis=1, initial=PAST_END)
-    return np.where(first < PAST_END, 1.0 / np.maximum(first, 1), 0.0)
+    return first_reciprocal_rank(gl.position, _within(gl, cutoff))
 
 
 def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:

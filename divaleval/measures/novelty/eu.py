@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...context import PAST_END, RunContext
-from .graded import graded_novelty_gains
 from ..core import EFFORT, OPTIONAL, measure
 from .gains import ALPHA
+from .graded import graded_novelty_gains
 
 
 @measure(

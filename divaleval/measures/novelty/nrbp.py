@@ -5,7 +5,8 @@ import numpy as np
 
 from ...context import RunContext
 from ..core import OPTIONAL, measure
-from .gains import ALPHA, BETA, nrbp as nrbp_value
+from .gains import ALPHA, BETA
+from .gains import nrbp as nrbp_value
 
 
 @measure(
