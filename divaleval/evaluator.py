@@ -94,6 +94,10 @@ class Evaluator:
         self._warned_norel: set[int] = set()
         self._run_of_runtag: dict[str, str] = {}
 
+    def __getstate__(self) -> dict:
+        # Sent to a worker process: workers keep warnings for the parent to emit, so the sink stays here.
+        return {**self.__dict__, "warn": None}
+
     def score(self, run: RunLike) -> RunScores:
         """Score one run (a table, or a path) and emit its warnings."""
         inputs = run_inputs(run)

@@ -127,3 +127,17 @@ def test_jobs_report_a_bad_run_like_one_process(tmp_path):
     assert one.returncode == many.returncode == 2
     assert many.stdout == one.stdout and many.stderr == one.stderr
     assert f"{bad}:1: score 'x'".encode() in many.stderr
+
+
+def test_jobs_where_processes_are_spawned_not_forked(monkeypatch):
+    # macOS and Windows start workers by spawning: the evaluator (measures, qrels, cached ideals) is pickled.
+    import multiprocessing
+
+    import divaleval
+
+    args = (str(EX / "qrels.txt"), [str(EX / "runA.txt"), str(EX / "runB.txt")])
+    kwargs = {"measures": ["all"], "warn": lambda message: None}
+    one = divaleval.evaluate(*args, **kwargs)
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    spawned = divaleval.evaluate(*args, jobs=2, **kwargs)
+    assert spawned.equals(one)

@@ -125,6 +125,12 @@ class MeasureDef:
     check_binding: BindingCheck | None = field(default=None, compare=False)
     check_qrels: QrelsCheck | None = field(default=None, compare=False)
 
+    def __reduce__(self):
+        # A definition travels (to a worker process) by name: its kernel may be a closure.
+        from .registry import registered
+
+        return registered, (self.name,)
+
     def param(self, name: str) -> Param:
         for param in self.params:
             if param.name == name:

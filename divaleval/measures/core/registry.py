@@ -50,6 +50,11 @@ def measure(
     return register
 
 
+def registered(name: str) -> MeasureDef:
+    """The family registered as ``name`` (exactly)."""
+    return REGISTRY[name]
+
+
 def catalogue() -> list[MeasureDef]:
     """Every registered measure family, by name."""
     return sorted(REGISTRY.values(), key=lambda d: d.name.lower())
