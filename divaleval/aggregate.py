@@ -30,13 +30,15 @@ def topic_mean(matrix: np.ndarray, n_topics: int | None = None) -> np.ndarray:
 def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
     """The mean of every measure per run of a per-topic frame from :func:`divaleval.evaluate`.
 
-    Runs are told apart by the frame's ``run`` index (their sources; by
-    ``runid`` in a frame without it) and keep their order of appearance.
+    Runs are told apart by their sources, the frame's ``run`` index (or a
+    ``run`` column, after ``reset_index()`` or a round trip through CSV), else by
+    ``runid``; they keep their order of appearance, and the means the key, as
+    the index or as a column like the frame's.
     """
-    measures = [c for c in frame.columns if c not in ("runid", "topic")]
-    keyed = frame.index.name == RUN
+    measures = [c for c in frame.columns if c not in (RUN, "runid", "topic")]
+    keyed = frame.index.name == RUN or RUN in frame.columns
     rows, keys = [], []
-    grouping = {"level": RUN} if keyed else {"by": "runid"}
+    grouping = {"by": RUN} if RUN in frame.columns else {"level": RUN} if keyed else {"by": "runid"}
     for key, block in frame.groupby(**grouping, sort=False):
         values = topic_mean(block[measures].to_numpy(dtype=np.float64)) if len(block) else np.zeros(len(measures))
         rows.append([block["runid"].iloc[0], "amean", *values])
@@ -44,4 +46,4 @@ def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
     means = pd.DataFrame(rows, columns=["runid", "topic", *measures])
     if keyed:
         means.index = pd.Index(keys, name=RUN)
-    return means
+    return means.reset_index() if RUN in frame.columns else means

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 import pandas as pd
 
@@ -15,7 +15,7 @@ from .compat import conventions as mode_conventions
 from .errors import UsageError, WarningSink, warn_to_stderr
 from .evaluator import Evaluator, RunLike
 from .io import IntentProbabilities, read_iprob, read_qrels
-from .io.aspects import AspectSpec, read_aspect
+from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.source import InputFile
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
@@ -36,9 +36,11 @@ def _with_iprob(qrels: Qrels, iprob: str | IntentProbabilities, warn: WarningSin
     return qrels.with_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
 
 
-def load_aspects(specs: list[str]) -> Qrels:
+def load_aspects(specs: list[str] | list[AspectSpec]) -> Qrels:
     """Multi-aspect qrels from ``NAME=FILE[,options]`` specifications (see :class:`divaleval.io.aspects.AspectSpec`)."""
-    return build_aspect_qrels([read_aspect(AspectSpec.parse(spec)) for spec in specs])
+    if all(isinstance(spec, str) for spec in specs):
+        specs = parse_aspect_specs(specs)
+    return build_aspect_qrels([read_aspect(spec) for spec in specs])
 
 
 def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Measure]:
@@ -57,14 +59,14 @@ def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Mea
     return resolved
 
 
-def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat_mode: str | None = None) -> Settings:
+def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None) -> Settings:
     """Settings from option values (a compatibility mode by its name); a bad value is a :class:`UsageError`."""
-    return Settings.parse(gain, topicwise, mode_conventions(compat_mode))
+    return Settings.parse(gain, topicwise, mode_conventions(compat))
 
 
 def evaluate(
     qrels: str | Qrels,
-    runs: RunLike | Sequence[RunLike],
+    runs: RunLike | Iterable[RunLike],
     measures: Iterable[str | Measure] | str | None = None,
     *,
     order: str | None = None,
@@ -84,7 +86,8 @@ def evaluate(
     qrels: a path (``-`` for stdin, ``.gz`` allowed) or a :class:`Qrels` (loaded,
         built in memory with ``Qrels.from_frame`` / ``from_arrays``, or multi-aspect).
     runs: a path, a directory (every file in it, by name), a run in memory
-        (``RunTable.from_arrays``), or a list of them.
+        (``RunTable.from_arrays``), or a list of them (checked whole before the
+        first is scored), or any iterable of them (consumed as they are scored).
     measures: names such as ``"alpha-nDCG@20"`` or ``"alpha-nDCG(alpha=0.8)@30"``,
         other tools' names (``"alpha_nDCG@20"``, ``"ndcg_cut.10"``), set names
         (``"ndeval"``), or :class:`Measure` objects; default: the ndeval set.

@@ -14,6 +14,7 @@ from tabulate import tabulate
 
 from . import __version__
 from .api import evaluate, load_aspects, load_qrels, make_settings, resolve_measures
+from .io import parse_aspect_specs
 from .compat import MODES
 from .errors import DivalevalError, UsageError, warn_to_stderr
 from .measures import ALIASES, catalogue, describe_sets
@@ -40,17 +41,34 @@ bad option or input (the message names the file and line).
 """
 
 
+IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
+
+
 class DefaultGroup(click.Group):
     """A group that runs its default command when the first argument names no command."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or args[0] not in self.commands:
             args = [DEFAULT_COMMAND, *args]
+            ctx.meta[IMPLICIT] = True
         return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name, command, rest = super().resolve_command(ctx, args)
+        # Messages then say "divaleval -h", as the user typed no command name.
+        return ("" if ctx.meta.get(IMPLICIT) else name), command, rest
+
+
+class PlainContext(click.Context):
+    @property
+    def command_path(self) -> str:
+        return super().command_path.strip()
 
 
 class EvaluateCommand(click.Command):
     """The default command: its usage line and help name it as users type it, and list the other commands."""
+
+    context_class = PlainContext
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage("divaleval", "[OPTIONS] QRELS RUN...\n" + " " * 7 + "divaleval COMMAND [ARGS]...")
@@ -152,6 +170,7 @@ def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, c
     try:
         chosen = resolve_measures(list(measures) or None)
         make_settings(gain, topicwise, compat)
+        aspect_specs = parse_aspect_specs(list(aspects))
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
@@ -165,9 +184,11 @@ def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, c
         sys.stdout.flush()
 
     try:
-        loaded = load_aspects(list(aspects)) if aspects else load_qrels(qrels, iprob, warn)
+        loaded = load_aspects(aspect_specs) if aspects else load_qrels(qrels, iprob, warn)
         evaluate(loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
                  gain=gain, topicwise=topicwise, compat=compat, warn=warn, on_run=on_run, jobs=jobs)
+    except UsageError as exc:  # a measure that does not fit the judgments: before any run is read
+        raise click.UsageError(str(exc)) from None
     except DivalevalError as exc:  # InputError: "FILE:LINE: reason"
         click.echo(f"divaleval: {exc}", err=True)
         sys.exit(2)

@@ -16,6 +16,8 @@ def score_matrix(qrels: Qrels, run: RankedRun, measures: list[Measure], topics: 
 
     ``topics`` are qrels topic indices, ascending. Raw scores may hold NaN
     where a measure is undefined (ndeval's -nan); the native API replaces it.
+    The measures must fit the qrels (:meth:`Measure.check`; the evaluator checks
+    them before the first run).
     """
     ctx = RunContext(qrels, run, topics, settings)
     matrix = np.zeros((len(topics), len(measures)))

@@ -38,8 +38,8 @@ class InputError(DivalevalError):
         return f"{self.source}:{self.line}: "
 
 
-class UsageError(DivalevalError):
-    """A bad option or measure name (not tied to an input file)."""
+class UsageError(DivalevalError, ValueError):
+    """A bad option, option value or measure name (not tied to an input file)."""
 
 
 WarningSink = Callable[[str], None]

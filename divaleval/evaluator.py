@@ -13,15 +13,15 @@ the raw per-topic scores and finishes them (warnings, means).
 from __future__ import annotations
 
 import multiprocessing
-from typing import Iterable, Iterator, Sequence, Union
+from typing import Iterable, Iterator, Union
 
 import numpy as np
 
 from .aggregate import topic_mean
 from .engine import score_matrix
-from .errors import UsageError, WarningSink, describe_ids, warn_to_stderr
+from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
 from .io import RunTable, expand_run_paths, read_run
-from .io.source import STDIN_NAME, display_name
+from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .model.qrels import Qrels
 from .model.settings import Settings
@@ -32,26 +32,39 @@ RunLike = Union[str, RunTable]          # a path (a directory: every file in it;
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 
 
-def run_inputs(runs: RunLike | Sequence[RunLike]) -> list[RunInput]:
-    """The runs to score, in order, each with its source: directories expanded, ``-`` read now (only once).
+def run_inputs(runs: RunLike | Iterable[RunLike]) -> Iterator[RunInput]:
+    """The runs to score, in order, each with its source; consumed as they are scored.
 
-    A source named twice (the same file given twice) gets ``#2``, ``#3``, ... so
-    that every result keeps a key of its own.
+    Directories are expanded to their files. A list or tuple is checked whole
+    first (directories exist, ``-`` at most once), so that a bad argument stops
+    everything before a run is scored. Standard input is read when its turn
+    comes. A source named twice (one file given twice) gets ``#2``, ``#3``, ...
+    so that every result keeps a key of its own.
     """
     if isinstance(runs, (str, RunTable)):
         runs = [runs]
-    items: list[RunLike] = []
-    for item in runs:
-        items.extend([item] if isinstance(item, RunTable) else expand_run_paths([item]))
-    expand_run_paths([item for item in items if isinstance(item, str) and item == STDIN_NAME])
+    if isinstance(runs, (list, tuple)):
+        runs = [run for item in runs for run in _expand(item)]
+        expand_run_paths([run for run in runs if isinstance(run, str) and run == STDIN_NAME])
+    return _labelled(runs)
+
+
+def _expand(item: RunLike) -> list[RunLike]:
+    return [item] if isinstance(item, RunTable) else expand_run_paths([item])
+
+
+def _labelled(runs: Iterable[RunLike]) -> Iterator[RunInput]:
     seen: dict[str, int] = {}
-    inputs = []
-    for item in items:
-        run = read_run(item) if isinstance(item, str) and item == STDIN_NAME else item
-        label = run.name if isinstance(run, RunTable) else display_name(run)
-        seen[label] = seen.get(label, 0) + 1
-        inputs.append((label if seen[label] == 1 else f"{label}#{seen[label]}", run))
-    return inputs
+    for item in runs:
+        for run in _expand(item):
+            if isinstance(run, str) and run == STDIN_NAME:
+                if STDIN_NAME in seen:
+                    raise InputError(display_name(STDIN_NAME), None, STDIN_ONCE)
+                seen[STDIN_NAME] = 1
+                run = read_run(run)
+            label = run.name if isinstance(run, RunTable) else display_name(run)
+            seen[label] = seen.get(label, 0) + 1
+            yield (label if seen[label] == 1 else f"{label}#{seen[label]}"), run
 
 
 class Evaluator:
@@ -100,12 +113,12 @@ class Evaluator:
 
     def score(self, run: RunLike) -> RunScores:
         """Score one run (a table, or a path) and emit its warnings."""
-        inputs = run_inputs(run)
+        inputs = list(run_inputs(run))
         if len(inputs) != 1:
             raise UsageError(f"score() takes one run, not {len(inputs)}: use score_all()")
         return self.finish(self.score_raw(inputs[0]))
 
-    def score_all(self, runs: RunLike | Sequence[RunLike], jobs: int = 1) -> Iterator[RunScores]:
+    def score_all(self, runs: RunLike | Iterable[RunLike], jobs: int = 1) -> Iterator[RunScores]:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes."""
         inputs = run_inputs(runs)
         if jobs <= 1:

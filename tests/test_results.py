@@ -72,6 +72,7 @@ def test_library_frames_are_keyed_by_file():
     assert set(frame.runid) == {"indri"}
     means = divaleval.mean_rows(frame)
     assert list(means.index) == [str(p) for p in paths]
+    assert divaleval.mean_rows(frame.reset_index()).equals(means.reset_index())  # the key as a column
     for (_, row), text in zip(means.iterrows(), expected):
         oracle = oracle_means(text)
         assert "%.6f" % row["alpha-nDCG@20"] == oracle["alpha-nDCG@20"]

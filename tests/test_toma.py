@@ -196,3 +196,13 @@ def test_an_embedding_without_declared_labels_takes_the_labels_of_the_file(tmp_p
     assert "%.4f" % frame.iloc[0, 2] == "%.4f" % TABLE3["nDCG"][("d1", "d2", "d3")][2]  # EUCL 0.9367
     wrong = run_cli(["--aspect", f"relevance={relevance}", "--aspect", f"correctness={correctness},embed=0:3", run])
     assert wrong.returncode == 2 and b"embedding needs 3 values, one per label [0, 1, 2]" in wrong.stderr
+
+
+def test_aspect_specifications_are_checked_before_any_file_is_read(tmp_path):
+    run = tmp_path / "r.txt"
+    run.write_text("t Q0 d1 1 3 r\n")
+    twice = run_cli(["--aspect", f"a={tmp_path / 'missing1'}", "--aspect", f"a={tmp_path / 'missing2'}", run])
+    assert twice.returncode == 2 and b"aspect names must be distinct: a given twice" in twice.stderr
+    bad = run_cli(["--aspect", f"a={tmp_path / 'missing1'}", "--aspect", f"b={tmp_path / 'missing2'},bins=x", run])
+    assert bad.returncode == 2 and b"bins='x' is not a list of numbers" in bad.stderr
+    assert b"cannot open" not in twice.stderr + bad.stderr

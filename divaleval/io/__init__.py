@@ -6,7 +6,7 @@ line is reported as ``FILE:LINE: reason`` through :class:`divaleval.errors.Input
 Tables can also be built from arrays in memory (``from_arrays``). Nothing here
 imports the model (:mod:`divaleval.model`) or anything above it.
 """
-from .aspects import AspectSpec, AspectTable, read_aspect
+from .aspects import AspectSpec, AspectTable, parse_aspect_specs, read_aspect
 from .iprob import IntentProbabilities, read_iprob
 from .qrels import QrelsTable, read_qrels
 from .runs import RunTable, read_run
@@ -15,6 +15,7 @@ from .source import InputFile, expand_run_paths, read_input
 __all__ = [
     "AspectSpec",
     "AspectTable",
+    "parse_aspect_specs",
     "read_aspect",
     "InputFile",
     "expand_run_paths",

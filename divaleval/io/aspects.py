@@ -65,6 +65,16 @@ class AspectSpec:
                    values.get("gains", ()), values.get("bins", ()), weight, column)
 
 
+def parse_aspect_specs(texts: list[str]) -> list[AspectSpec]:
+    """Every ``--aspect`` value parsed, and their names checked distinct, before any file is read."""
+    specs = [AspectSpec.parse(text) for text in texts]
+    names = [spec.name for spec in specs]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise UsageError(f"aspect names must be distinct: {', '.join(repeated)} given twice")
+    return specs
+
+
 @dataclass
 class AspectTable(Lines):
     """The labels of one aspect, one entry per judged line, after binning."""

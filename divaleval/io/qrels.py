@@ -46,7 +46,7 @@ class QrelsTable(Lines):
         topic_factor, docno_factor = Factor.of_ids(topic), Factor.of_ids(docno)
         if not len(topic_factor) == len(intent_factor) == len(docno_factor) == count:
             raise InputError(name, None, "topic, intent, docno and level need one entry each per judgment")
-        return _checked(cls(name, topic_factor, intent_factor, docno_factor, level, memory_lines(count)))
+        return _checked(cls(name, topic_factor, intent_factor, docno_factor, level, memory_lines(count)), "qrels")
 
 
 def read_qrels(source: str | InputFile) -> QrelsTable:
@@ -62,13 +62,13 @@ def read_qrels(source: str | InputFile) -> QrelsTable:
         columns = read_columns(source, [ID, ID, ID, LEVEL], names=["topic", "intent", "docno", "judgment"],
                                layout=QRELS_LAYOUT)
         topic, intent, docno, level = columns.fields
-    return _checked(QrelsTable(source.name, topic, intent, docno, level, columns.lines))
+    return _checked(QrelsTable(source.name, topic, intent, docno, level, columns.lines), "qrels file")
 
 
-def _checked(table: QrelsTable) -> QrelsTable:
-    """The table with its levels checked to fit int16 and stored so."""
+def _checked(table: QrelsTable, what: str) -> QrelsTable:
+    """The table with its levels checked to fit int16 and stored so; ``what`` it is, for messages."""
     if not len(table):
-        raise InputError(table.name, None, "qrels file holds no judgments")
+        raise InputError(table.name, None, f"{what} holds no judgments")
     out_of_range = (table.level < LEVEL_MIN) | (table.level > LEVEL_MAX)
     if out_of_range.any():
         row = int(np.argmax(out_of_range))

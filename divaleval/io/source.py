@@ -19,6 +19,7 @@ from ..errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 STDIN_NAME = "-"
+STDIN_ONCE = "standard input ('-') can be read only once"
 BLOCK = 1 << 22
 
 
@@ -131,5 +132,5 @@ def expand_run_paths(paths: list[str]) -> list[str]:
         else:
             expanded.append(path)
     if sum(path == STDIN_NAME for path in expanded) > 1:
-        raise InputError("<stdin>", None, "standard input ('-') can be read only once")
+        raise InputError(display_name(STDIN_NAME), None, STDIN_ONCE)
     return expanded

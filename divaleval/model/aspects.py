@@ -64,8 +64,6 @@ def aspect_of(table: AspectTable) -> Aspect:
 def build_aspect_qrels(tables: list[AspectTable]) -> Qrels:
     """One :class:`Qrels` from the tables of every aspect, in the order given."""
     aspects = [aspect_of(table) for table in tables]
-    if len({a.name for a in aspects}) != len(aspects):
-        raise UsageError("aspect names must be distinct")
     judged = pd.concat([pd.DataFrame({"topic": t.topic.values(), "docno": t.docno.values(), "label": t.label,
                                       "aspect": j, "line": t.line, "file": t.name})
                         for j, t in enumerate(tables)], ignore_index=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-DUPLICATE_RULES = ("error", "keep")
+CONVENTION_DUPLICATES = ("error", "keep")
 
 
 def round_decimals(values: np.ndarray, decimals: int | None) -> np.ndarray:
@@ -58,8 +58,8 @@ class Conventions:
     top_gain_from_table: bool = False
 
     def __post_init__(self) -> None:
-        if self.duplicates not in DUPLICATE_RULES:
-            raise ValueError(f"duplicates must be one of {', '.join(DUPLICATE_RULES)}")
+        if self.duplicates not in CONVENTION_DUPLICATES:
+            raise ValueError(f"duplicates must be one of {', '.join(CONVENTION_DUPLICATES)}")
 
     def round_values(self, values: np.ndarray) -> np.ndarray:
         return round_decimals(values, self.value_decimals)

@@ -7,8 +7,10 @@
   default cutoffs. trec_eval's ndcg takes the level itself as the gain: add
   ``--gain linear`` to follow it (divaleval's default gain is 2^L - 1).
 
-A name enters this table only where the other tool's definition is divaleval's
-(trec_eval's map_cut divides by R, divaleval's AP@k by min(k, R): it is left out).
+A name enters this table only where the other tool's definition is divaleval's, up to
+settings the user chooses (trec_eval's ndcg is divaleval's nDCG with ``--gain linear``);
+a name whose definition differs is left out (trec_eval's map_cut divides by R,
+divaleval's AP@k by min(k, R)).
 """
 from __future__ import annotations
 

@@ -65,7 +65,10 @@ def lookup_key(name: str) -> str:
 
 
 def resolve(name: str) -> tuple[MeasureDef, Alias | None]:
-    """The family ``name`` stands for, and the alias it was spelt as (None for divaleval's own name)."""
+    """The family ``name`` stands for, and the alias it was spelt as (None for divaleval's own name).
+
+    An unknown or ambiguous name is a :class:`UsageError` (the caller says which text it was).
+    """
     alias = next((a for a in ALIASES if a.name == name), None)
     if name in REGISTRY:
         return REGISTRY[name], alias if alias is not None and alias.target == name else None
@@ -74,7 +77,7 @@ def resolve(name: str) -> tuple[MeasureDef, Alias | None]:
     key = lookup_key(name)
     families = {d.name for d in REGISTRY.values() if lookup_key(d.name) == key}
     if len(families) > 1:
-        raise UsageError(f"{name!r} is ambiguous: {' or '.join(sorted(families))} (case matters)")
+        raise UsageError(f"ambiguous name: {' or '.join(sorted(families))} (case matters)")
     if families:
         family = REGISTRY[families.pop()]
         return family, next((a for a in ALIASES if lookup_key(a.name) == key and a.target == family.name), None)
@@ -83,7 +86,7 @@ def resolve(name: str) -> tuple[MeasureDef, Alias | None]:
         return REGISTRY[aliases[0].target], aliases[0]
     close = closest_names(name)
     hint = f"did you mean {', '.join(close)}? " if close else ""
-    raise UsageError(f"unknown measure {name!r} ({hint}see --list-measures)")
+    raise UsageError(f"unknown measure ({hint}see --list-measures)")
 
 
 def closest_names(name: str, count: int = 3) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Union
 
 from ...model.aspects import Aspect
 
@@ -19,7 +20,7 @@ BINARISATIONS = ("positive", "tophalf")
 TOLERANCE = 1e-9
 
 
-Space = "str | tuple[tuple[int, ...], ...]"  # a rule of SPACES, or the feasible tuples themselves
+Space = Union[str, tuple[tuple[int, ...], ...]]  # a rule of SPACES, or the feasible tuples themselves
 
 
 def label_space(aspects: list[Aspect], rule: Space = "product") -> list[tuple[int, ...]]:
@@ -56,7 +57,7 @@ def parse_space(text: str) -> Space:
         tuples = ()
     if not tuples or len({len(t) for t in tuples}) != 1:
         raise ValueError(f"expected {', '.join(SPACES)} or tuples of labels like 0.0;1.0;1.2, all of one length")
-    return tuples
+    return tuple(dict.fromkeys(tuples))  # each tuple once, in the order given
 
 
 def show_space(space: Space) -> str:

@@ -18,7 +18,7 @@ from .gains import ALPHA, normalised
 def alpha_dcg(ctx: RunContext, *, alpha: float, cutoff: int) -> np.ndarray:
     """alpha-DCG@k = [sum_{r<=k} g_r / log2(r+1)] / [sum_{r<=k} N (1-alpha)^(r-1) / log2(r+1)]
 
-    g_r is the novelty gain (see :mod:`divaleval.measures.novelty`), N the
+    g_r is the novelty gain (see :mod:`divaleval.measures.novelty.gains`), N the
     number of intents with a relevant document. The denominator assumes every
     rank covers every intent, so the value can fall as k grows (ndeval 4.5).
     """
