@@ -13,6 +13,7 @@ the raw per-topic scores and finishes them (warnings, means).
 from __future__ import annotations
 
 import multiprocessing
+from concurrent.futures import ThreadPoolExecutor
 from typing import Iterable, Iterator, Union
 
 import numpy as np
@@ -119,15 +120,27 @@ class Evaluator:
         return self.finish(self.score_raw(inputs[0]))
 
     def score_all(self, runs: RunLike | Iterable[RunLike], jobs: int = 1) -> Iterator[RunScores]:
-        """Score runs in order; with ``jobs`` > 1, in that many worker processes."""
+        """Score runs in order; with ``jobs`` > 1, in that many worker processes.
+
+        In one process, the next run is read and ranked (mostly in Arrow and
+        numpy, which release the GIL) in a thread while the current one is
+        scored; at most two runs are held at a time.
+        """
         inputs = run_inputs(runs)
-        if jobs <= 1:
-            for item in inputs:
-                yield self.finish(self.score_raw(item))
+        if jobs > 1:
+            self.warm_up()
+            for raw in _score_in_workers(self, inputs, jobs):
+                yield self.finish(raw)
             return
-        self.warm_up()
-        for raw in _score_in_workers(self, inputs, jobs):
-            yield self.finish(raw)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="divaleval-reader") as reader:
+            pending = None
+            for item in inputs:
+                upcoming = reader.submit(self.prepare, item)
+                if pending is not None:
+                    yield self.finish(self.score_prepared(pending.result()))
+                pending = upcoming
+            if pending is not None:
+                yield self.finish(self.score_prepared(pending.result()))
 
     def warm_up(self) -> None:
         """Compute every qrels-only quantity the measures need (ideal rankings) now.
@@ -140,18 +153,27 @@ class Evaluator:
 
     def score_raw(self, item: RunInput) -> RawScores:
         """Read (if need be), rank and score one run; its warnings are kept, not emitted."""
+        return self.score_prepared(self.prepare(item))
+
+    def prepare(self, item: RunInput) -> tuple[str, RankedRun]:
+        """(source, the run read if need be, ranked and matched to the judgments)."""
         source, run = item
         if isinstance(run, str):
             run = read_run(run)
+        return source, rank_run(run, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates)
+
+    def score_prepared(self, prepared: tuple[str, RankedRun]) -> RawScores:
+        """Score a ranked run; its warnings are kept, not emitted."""
+        source, ranked = prepared
         messages = []
-        ranked = rank_run(run, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates)
         if ranked.unknown_topics:
-            messages.append(f"{run.name}: topics not in the qrels are ignored: {describe_ids(ranked.unknown_topics)}")
+            messages.append(f"{ranked.name}: topics not in the qrels are ignored: "
+                            f"{describe_ids(ranked.unknown_topics)}")
         topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
         if not len(topics):
-            messages.append(f"{run.name}: no topic of the run is in the qrels; its mean is 0")
+            messages.append(f"{ranked.name}: no topic of the run is in the qrels; its mean is 0")
         matrix = score_matrix(self.qrels, ranked, self.measures, topics, self.settings)
-        return RawScores(source, run.name, run.runid, topics, self.settings.conventions.round_values(matrix),
+        return RawScores(source, ranked.name, ranked.runid, topics, self.settings.conventions.round_values(matrix),
                          messages)
 
     def finish(self, raw: RawScores) -> RunScores:

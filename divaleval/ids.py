@@ -5,7 +5,6 @@ and trec_eval; other ids sort as strings, after the numeric ones.
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 
@@ -26,11 +25,3 @@ def sort_labels(codes: np.ndarray, labels, key=None) -> tuple[np.ndarray, list[s
     remap = np.empty(len(labels), dtype=np.int32 if len(labels) < 2**31 else np.int64)
     remap[np.asarray(order, dtype=np.int64)] = np.arange(len(labels))
     return remap[codes], [labels[j] for j in order]
-
-
-def factorize_sorted(values: np.ndarray, key=None) -> tuple[np.ndarray, list[str]]:
-    """Codes of ``values`` into their sorted distinct values (see :func:`sort_labels`)."""
-    import pandas as pd
-
-    codes, uniques = pd.factorize(values, sort=False)
-    return sort_labels(codes, uniques, key)

@@ -16,10 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .arrays import first_tie, group_positions
 from .errors import InputError
-from .ids import factorize_sorted, natural_key
+from .ids import natural_key
 from .io.runs import RunTable
 from .model.qrels import Qrels
 
@@ -70,17 +72,16 @@ def rank_run(
     if len(unknown):
         label_topic[unknown] = qrels.n_topics + pd.Index(unknown_ids).get_indexer(labels[unknown])
     topic = label_topic[run.topic.codes]
-    # Each distinct docno of the run is hashed once: its code serves the
+    # Each docno of the run is hashed once (in Arrow): its code serves the
     # duplicate check, and its judged code the lookup of judgments.
-    docno_code, docno_uniques = pd.factorize(run.docno)
-    judged_code = qrels.docno_codes(docno_uniques)[docno_code]
+    docno_code, judged_code, n_codes = qrels.match_docnos(run.docno)
     row = qrels.rows_of(np.minimum(topic, qrels.n_topics), judged_code)
 
     ranked = _order(run, topic, order)
     if duplicates_within_depth and depth is not None:
         ranked = ranked[group_positions(topic[ranked]) <= depth]
     if duplicates != "keep":
-        ranked = _check_duplicates(run, topic * (len(docno_uniques) + 1) + docno_code, ranked, duplicates == "first")
+        ranked = _check_duplicates(run, topic * n_codes + docno_code, ranked, duplicates == "first")
     topic_sorted = topic[ranked]
     position = group_positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics
@@ -96,6 +97,10 @@ def rank_run(
         topics=np.unique(topic_sorted),
         unknown_topics=unknown_ids,
     )
+
+
+def docno_text(run: RunTable, line: int) -> str:
+    return run.docno[line].as_py().decode("utf-8", "surrogateescape")
 
 
 def _topic_of(run: RunTable, line: int) -> str:
@@ -132,7 +137,7 @@ def _order(run: RunTable, topic: np.ndarray, order: str) -> np.ndarray:
     involved[1:] |= tied
     lines = ranked[involved]
     docno_rank = np.zeros(len(topic), dtype=np.int64)
-    docno_rank[lines], _ = factorize_sorted(run.docno[lines])
+    docno_rank[lines] = pc.rank(run.docno.take(pa.array(lines)), sort_keys="ascending", tiebreaker="dense").to_numpy()
     return np.lexsort((-docno_rank, key, topic))
 
 
@@ -149,8 +154,8 @@ def _check_duplicates(run: RunTable, key: np.ndarray, ranked: np.ndarray, dedupe
     if not dedupe:
         pair = first_tie(ranked[by_key], repeat)
         line = pair[1]
-        raise InputError.repeat(run.name, run.line, pair, f"document {run.docno[line]} of topic {_topic_of(run, line)}",
-                                " (use --dedupe to keep the first)")
+        raise InputError.repeat(run.name, run.line, pair, f"document {docno_text(run, line)} of topic "
+                                f"{_topic_of(run, line)}", " (use --dedupe to keep the first)")
     drop = np.zeros(len(ranked), dtype=bool)
     drop[by_key[1:][repeat]] = True
     return ranked[~drop]

@@ -33,7 +33,7 @@ from ..errors import InputError
 from ..io.qrels import QrelsTable
 from ..io.runs import RunTable
 from ..io.source import read_input
-from ..io.table import STR, Columns, Factor, read_columns
+from ..io.table import STR, TEXT, Columns, Factor, read_columns
 from ..measures import REGISTRY, Measure
 from ..model.qrels import Qrels, build_qrels
 from ..output.formatting import c_fixed
@@ -212,12 +212,12 @@ def _syntax_error(columns: Columns, row: int, what: str, reason: str) -> InputEr
     return columns.error(row, f"syntax error in {what} file: {reason}")
 
 
-def _split(path: str, fields: int, what: str, layout: str) -> Columns:
+def _split(path: str, kinds: list[str], what: str, layout: str) -> Columns:
     source = read_input(path)
-    if source.shape().empty:
+    if source.shape.empty:
         raise InputError(source.name, None, f"{what} file is empty")
     try:
-        return read_columns(source, [STR] * fields, names=[f"field {j + 1}" for j in range(fields)],
+        return read_columns(source, kinds, names=[f"field {j + 1}" for j in range(len(kinds))],
                             extra_fields="ignore", blank_lines="error", layout=layout)
     except InputError as exc:
         raise InputError(exc.source, exc.line, f"syntax error in {what} file: {exc.reason}") from None
@@ -233,7 +233,7 @@ def _require(columns: Columns, numbers: np.ndarray, j: int, what: str, field: st
 
 def read_qrels(path: str) -> QrelsTable:
     """Qrels as ndeval reads them: natural-number topics, intents and judgments."""
-    columns = _split(path, 4, "qrel", "topic intent docno judgment")
+    columns = _split(path, [STR] * 4, "qrel", "topic intent docno judgment")
     topic, intent, docno, judgment = columns.fields
     numbers = []
     for j, field in ((0, "topic"), (1, "intent"), (3, "judgment")):
@@ -275,7 +275,7 @@ def run_topics(columns: Columns) -> np.ndarray:
 
 def read_run(path: str, traditional: bool) -> RunTable:
     """A run as ndeval reads it (the score only matters with -traditional)."""
-    columns = _split(path, 6, "run", "topic Q0 docno rank score runtag")
+    columns = _split(path, [STR, STR, TEXT, STR, STR, STR], "run", "topic Q0 docno rank score runtag")
     topic = run_topics(columns)
     _require(columns, topic, 0, "run", "topic")
     rank = natural_numbers(columns.fields[3])

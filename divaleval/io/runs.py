@@ -4,11 +4,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 
 from ..arrays import group_positions
 from ..errors import InputError
 from .source import InputFile, read_input
-from .table import FLOAT, ID, INT, PRESENT, STR, Factor, Lines, id_array, integer_array, memory_lines, read_columns
+from .table import (
+    FLOAT, ID, INT, PRESENT, TEXT, Factor, Lines, binary_array, integer_array, memory_lines, read_columns,
+)
 
 RUN_LAYOUT = "topic Q0 docno rank score runtag"
 
@@ -20,10 +23,14 @@ class RunTable(Lines):
     name: str            # file name, for messages (a label for a run given in memory)
     runid: str           # the runtag of the first line
     topic: Factor
-    docno: np.ndarray    # str
+    docno: pa.Array      # binary: document ids, never one Python object each
     rank: np.ndarray     # int64
     score: np.ndarray    # float64
     line: np.ndarray     # int64, 1-based
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.docno, pa.Array):  # built by hand with an array of str
+            self.docno = binary_array(self.docno)
 
     @classmethod
     def from_arrays(cls, topic, docno, score=None, rank=None, *, runid: str = "memory",
@@ -37,7 +44,7 @@ class RunTable(Lines):
         (default: ``runid``); an entry's 1-based position stands for its line.
         """
         name = name or runid
-        topic, docno = Factor.of_ids(topic), id_array(docno)
+        topic, docno = Factor.of_ids(topic), binary_array(docno)
         if len(docno) != len(topic):
             raise InputError(name, None, "topic and docno need one entry each per ranked document")
         if not len(docno):
@@ -68,7 +75,7 @@ def read_run(source: str | InputFile) -> RunTable:
     """Read a TREC run; every line must have exactly six fields."""
     if isinstance(source, str):
         source = read_input(source)
-    columns = read_columns(source, [ID, PRESENT, STR, INT, FLOAT, PRESENT],
+    columns = read_columns(source, [ID, PRESENT, TEXT, INT, FLOAT, PRESENT],
                            names=["topic", "Q0", "docno", "rank", "score", "runtag"], layout=RUN_LAYOUT)
     if not len(columns):
         raise InputError(source.name, None, "run file holds no results")

@@ -1,9 +1,10 @@
 """Opening inputs: files, standard input (``-``), gzip, and run directories.
 
-A file is not read into memory up front: the fast reader streams it (after one
-streaming pass that counts its lines and separators), so that a large qrels
-file never sits in memory beside its parsed columns. Standard input is read
-once and kept. Inputs are only ever read, never written.
+Every input is read exactly once, as a stream, into memory (gzip, recognised by
+its magic bytes, is decompressed on the way): named pipes, process substitution
+and standard input work like files, and the readers parse, and if need be
+re-parse to name a bad line, the same bytes. Inputs are only ever read, never
+written.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import os
 import sys
 import zlib
 from dataclasses import dataclass
+from functools import cached_property
 from typing import BinaryIO
 
 from ..errors import InputError
@@ -20,73 +22,39 @@ from ..errors import InputError
 GZIP_MAGIC = b"\x1f\x8b"
 STDIN_NAME = "-"
 STDIN_ONCE = "standard input ('-') can be read only once"
-BLOCK = 1 << 22
 
 
 @dataclass(frozen=True)
 class Shape:
-    """What one pass over a file tells about its layout."""
+    """What the bytes of a file tell about its layout (cheap: no full count unless needed)."""
 
     empty: bool
     starts_with_space: bool
-    lines: int          # counting a last line without a newline
-    spaces: int
-    tabs: int
+    has_spaces: bool
+    has_tabs: bool
+    has_cr: bool        # a carriage return: CSV readers take a lone one for a line end
 
 
 class InputFile:
-    """One input: a name to report it by, and its bytes (read lazily)."""
+    """One input: a name to report it by, and its (decompressed) bytes."""
 
-    def __init__(self, name: str, data: bytes | None = None, path: str | None = None,
-                 compressed: bool = False) -> None:
+    def __init__(self, name: str, data: bytes) -> None:
         self.name = name
-        self._data = data
-        self._path = path
-        self._compressed = compressed
-        self._shape: Shape | None = None
-
-    @property
-    def data(self) -> bytes:
-        """The whole (decompressed) content; read on first use."""
-        if self._data is None:
-            with self.open() as handle:
-                self._data = self._guard(handle.read)
-        return self._data
+        self.data = data
 
     def open(self) -> BinaryIO:
-        if self._data is not None:
-            return io.BytesIO(self._data)
-        raw = open(self._path, "rb")
-        return gzip.GzipFile(fileobj=raw, mode="rb") if self._compressed else raw
+        return io.BytesIO(self.data)
 
+    @cached_property
     def shape(self) -> Shape:
-        """Counts of lines, spaces and tabs, by one streaming pass."""
-        if self._shape is None:
-            lines = spaces = tabs = 0
-            first = b""
-            last = b"\n"
-            with self.open() as handle:
-                while block := self._guard(handle.read, BLOCK):
-                    first = first or block[:1]
-                    lines += block.count(b"\n")
-                    spaces += block.count(b" ")
-                    tabs += block.count(b"\t")
-                    last = block[-1:]
-            self._shape = Shape(
-                empty=not first,
-                starts_with_space=first.isspace(),
-                lines=lines + (0 if last == b"\n" else 1),
-                spaces=spaces,
-                tabs=tabs,
-            )
-        return self._shape
+        data = self.data
+        return Shape(empty=not data, starts_with_space=data[:1].isspace(), has_spaces=b" " in data,
+                     has_tabs=b"\t" in data, has_cr=b"\r" in data)
 
-    def _guard(self, read, *args) -> bytes:
-        try:
-            return read(*args)
-        except (OSError, EOFError, zlib.error) as exc:
-            reason = "cannot decompress gzip data" if self._compressed else "cannot read"
-            raise InputError(self.name, None, f"{reason}: {exc}") from None
+    @cached_property
+    def lines(self) -> int:
+        """Lines, counting a last line without a newline."""
+        return self.data.count(b"\n") + (1 if self.data and not self.data.endswith(b"\n") else 0)
 
 
 def display_name(path: str) -> str:
@@ -94,24 +62,24 @@ def display_name(path: str) -> str:
 
 
 def read_input(path: str) -> InputFile:
-    """Open an input (checking now that it can be read); gzip is recognised by its magic bytes."""
+    """Read an input whole, once (``-`` is standard input); gzip is recognised by its magic bytes."""
     name = display_name(path)
     try:
         if path == STDIN_NAME:
             data = sys.stdin.buffer.read()
-            if data[:2] == GZIP_MAGIC:
-                try:
-                    data = gzip.decompress(data)
-                except (OSError, EOFError, zlib.error) as exc:
-                    raise InputError(name, None, f"cannot decompress gzip data: {exc}") from None
-            return InputFile(name, data=data)
-        if os.path.isdir(path):
-            raise InputError(name, None, "is a directory, not a file")
-        with open(path, "rb") as handle:
-            magic = handle.read(2)
+        else:
+            if os.path.isdir(path):
+                raise InputError(name, None, "is a directory, not a file")
+            with open(path, "rb") as handle:
+                data = handle.read()
     except OSError as exc:
         raise InputError(name, None, f"cannot open: {exc.strerror or exc}") from None
-    return InputFile(name, path=path, compressed=magic == GZIP_MAGIC)
+    if data[:2] == GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(name, None, f"cannot decompress gzip data: {exc}") from None
+    return InputFile(name, data)
 
 
 def expand_run_paths(paths: list[str]) -> list[str]:

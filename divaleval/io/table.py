@@ -2,13 +2,15 @@
 
 Two paths give the same result:
 
-* the fast path: pandas' C reader with a one-character separator (space or
-  tab) and typed columns. It is taken only when the file's shape proves it
-  safe: one separator between fields everywhere (counted), no empty field, as
-  many rows as lines;
-* the careful path, for everything else: any run of whitespace separates
-  fields, blank lines are handled, and every field is checked so that an error
-  names its exact line.
+* the fast path: pyarrow's multithreaded CSV reader with a one-character
+  separator (space or tab), typed columns, ids dictionary-encoded as they are
+  parsed and document ids kept as Arrow binary arrays: no Python object per
+  line. It is taken only when the file's shape proves it safe: one kind of
+  separator (counted), as many fields on every line (pyarrow checks), no empty
+  field, as many rows as lines, no NaN;
+* the careful path, for everything else, and to name the line of any problem
+  the fast path meets: any run of whitespace separates fields, blank lines are
+  handled, and every field is checked so that an error names its exact line.
 """
 from __future__ import annotations
 
@@ -19,14 +21,18 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
 
 from ..errors import InputError
 from .source import InputFile
 
 # Field kinds: "str" (object array), "id" (a Factor: codes and labels),
+# "text" (an Arrow binary array: document ids, never one Python object each),
 # "int" (int64), "float" (float64, NaN refused), "level" (int64 from an
 # integer or an NTCIR level L<k>), "present" (must be there; value not kept).
-STR, ID, INT, FLOAT, LEVEL, PRESENT = "str", "id", "int", "float", "level", "present"
+STR, ID, TEXT, INT, FLOAT, LEVEL, PRESENT = "str", "id", "text", "int", "float", "level", "present"
 
 
 @dataclass
@@ -59,6 +65,12 @@ class Factor:
     def of_ids(values) -> "Factor":
         """Ids given in memory (strings, or numbers taken as their text)."""
         return Factor.of(id_array(values))
+
+
+def binary_array(texts) -> pa.Array:
+    """Document ids as an Arrow binary array (text read with surrogateescape keeps its bytes)."""
+    return pa.array([text if isinstance(text, bytes) else str(text).encode("utf-8", "surrogateescape")
+                     for text in texts], pa.binary())
 
 
 def id_array(values) -> np.ndarray:
@@ -153,96 +165,88 @@ def read_columns(
             converted.append(Factor.of(text))
         elif kind == PRESENT:
             converted.append(None)
+        elif kind == TEXT:
+            converted.append(binary_array(text))
         else:
             converted.append(text)
     return Columns(source, converted, columns.lines)
 
 
-CHUNK_LINES = 1 << 18  # lines per block of the fast reader: bounds the memory of its strings
-
-
-class _FactorBuilder:
-    """Codes of ids read block by block, labels in first-seen order."""
-
-    def __init__(self) -> None:
-        self.index: dict[str, int] = {}
-        self.codes: list[np.ndarray] = []
-
-    def add(self, values: np.ndarray) -> bool:
-        codes, uniques = pd.factorize(values)
-        index = self.index
-        mapping = np.fromiter((index.setdefault(u, len(index)) for u in uniques), np.int32, len(uniques))
-        self.codes.append(mapping[codes])
-        return "" not in index
-
-    def build(self) -> Factor:
-        codes = np.concatenate(self.codes) if self.codes else np.zeros(0, dtype=np.int32)
-        return Factor(codes, np.array(list(self.index), dtype=object))
+_ARROW_TYPES = {
+    ID: pa.dictionary(pa.int32(), pa.string()),
+    TEXT: pa.binary(),
+    STR: pa.string(),
+    INT: pa.int64(),
+    FLOAT: pa.float64(),
+    LEVEL: pa.dictionary(pa.int32(), pa.string()),
+    PRESENT: pa.dictionary(pa.int32(), pa.binary()),
+}
 
 
 def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Columns | None:
-    """The C reader with a one-character separator, or None where it is not provably right.
-
-    The file is read in blocks of lines, so that only one block's strings are
-    alive at a time; ids are coded as they come.
-    """
-    shape = source.shape()
-    if shape.empty or shape.starts_with_space:
+    """pyarrow's reader with a one-character separator, or None where it is not provably right."""
+    shape = source.shape
+    if shape.empty or shape.starts_with_space or (shape.has_tabs and shape.has_spaces):
         return None
-    if not shape.tabs:
-        sep, separators = b" ", shape.spaces
-    elif not shape.spaces:
-        sep, separators = b"\t", shape.tabs
-    else:
-        return None
-    n_lines = shape.lines
-    if extra_fields == "error" and separators != (len(kinds) - 1) * n_lines:
-        return None
-    # Ids are read as text: a "category" dtype would turn "007" into 7.
-    # A "present" field only needs checking: a category (hashed in C) costs least.
-    dtypes = {j: {STR: str, ID: str, INT: np.int64, LEVEL: np.int64, FLOAT: np.float64, PRESENT: "category"}[kind]
-              for j, kind in enumerate(kinds)}
-    layout = {"usecols": list(range(len(kinds)))} if extra_fields == "ignore" else {"index_col": False}
-    parts: list[list[np.ndarray]] = [[] for _ in kinds]
-    factors = {j: _FactorBuilder() for j, kind in enumerate(kinds) if kind == ID}
-    rows = 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            reader = pd.read_csv(
-                source.open(), sep=sep.decode(), header=None, names=list(range(len(kinds))),
-                dtype=dtypes, keep_default_na=False, na_values=[], skip_blank_lines=False,
-                quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8", encoding_errors="surrogateescape",
-                chunksize=CHUNK_LINES, **layout,
-            )
-            for block in reader:
-                rows += len(block)
-                for j, kind in enumerate(kinds):
-                    column = block[j]
-                    if kind == PRESENT:
-                        if (column.cat.categories == "").any():
-                            return None
-                    elif kind in (ID, STR):
-                        values = column.to_numpy(dtype=object)
-                        if kind == ID:
-                            if not factors[j].add(values):
-                                return None
-                        elif (values == "").any():
-                            return None
-                        else:
-                            parts[j].append(values)
-                    else:
-                        values = column.to_numpy()
-                        if kind == FLOAT and np.isnan(values).any():
-                            return None
-                        parts[j].append(values)
-        except (ValueError, TypeError, pd.errors.ParserError, OverflowError, EOFError, OSError):
+    sep = b"\t" if shape.has_tabs else b" "
+    width = len(kinds)
+    if extra_fields != "error":  # ndeval's reading: fields past the last are ignored
+        width = source.data[: source.data.find(b"\n")].count(sep) + 1  # (every line must have as many)
+        if width < len(kinds):
             return None
-    if rows != n_lines:
+    names = [f"f{j}" for j in range(width)]
+    try:
+        table = pacsv.read_csv(
+            pa.py_buffer(source.data),
+            read_options=pacsv.ReadOptions(column_names=names),
+            parse_options=pacsv.ParseOptions(delimiter=sep.decode(), quote_char=False, double_quote=False,
+                                             escape_char=False, ignore_empty_lines=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={names[j]: _ARROW_TYPES[kind] for j, kind in enumerate(kinds)},
+                include_columns=names[: len(kinds)], null_values=[], strings_can_be_null=False,
+                quoted_strings_can_be_null=False),
+        )
+        # Without a carriage return, a row is a line: a blank line has too few fields.
+        if shape.has_cr and table.num_rows != source.lines:
+            return None
+        fields = [_arrow_field(table.column(j), kind) for j, kind in enumerate(kinds)]
+    except (pa.ArrowException, ValueError, OverflowError):
         return None
-    fields = [factors[j].build() if kind == ID else None if kind == PRESENT else np.concatenate(parts[j])
-              for j, kind in enumerate(kinds)]
-    return Columns(source, fields, np.arange(1, n_lines + 1, dtype=np.int32))
+    if any(field is _REFUSED for field in fields):
+        return None
+    return Columns(source, fields, np.arange(1, table.num_rows + 1, dtype=np.int64))
+
+
+_REFUSED = object()  # a column the fast path cannot vouch for: the careful path reads the file
+
+
+def _arrow_field(column: pa.ChunkedArray, kind: str):
+    """One parsed column in divaleval's form, or _REFUSED (an empty field, a NaN, an odd level)."""
+    if kind in (ID, LEVEL, PRESENT):
+        column = column.unify_dictionaries()
+        dictionary = column.chunk(0).dictionary if column.num_chunks else pa.array([], column.type.value_type)
+        if len(dictionary) and pc.min(pc.binary_length(dictionary)).as_py() == 0:
+            return _REFUSED
+        if kind == PRESENT:
+            return None
+        codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks]) \
+            if column.num_chunks else np.zeros(0, dtype=np.int32)
+        labels = dictionary.to_numpy(zero_copy_only=False).astype(object)
+        if kind == ID:
+            return Factor(codes.astype(np.int32, copy=False), labels)
+        try:  # a level: each distinct text once
+            return np.array([_level(text) for text in labels], dtype=np.int64)[codes]
+        except (ValueError, OverflowError):
+            return _REFUSED
+    if kind in (TEXT, STR):
+        column = column.combine_chunks()
+        if len(column) and pc.min(pc.binary_length(column)).as_py() == 0:
+            return _REFUSED
+        return column if kind == TEXT else column.to_numpy(zero_copy_only=False)
+    values = column.to_numpy()
+    if kind == FLOAT and np.isnan(values).any():
+        return _REFUSED
+    return values
 
 
 def split_columns(

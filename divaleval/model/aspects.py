@@ -18,7 +18,7 @@ from ..arrays import dense_rank, first_repeat
 from ..errors import InputError, UsageError
 from ..ids import natural_key, sort_labels
 from ..io.aspects import AspectTable
-from .qrels import Qrels
+from .qrels import Qrels, sorted_docnos
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,13 @@ def build_aspect_qrels(tables: list[AspectTable]) -> Qrels:
                                       "aspect": j, "line": t.line, "file": t.name})
                         for j, t in enumerate(tables)], ignore_index=True)
     topic, topic_ids = sort_labels(*pd.factorize(judged["topic"].to_numpy(object)), natural_key)
-    doc, docnos = sort_labels(*pd.factorize(judged["docno"].to_numpy(object)))
+    doc, docnos = sorted_docnos(*pd.factorize(judged["docno"].to_numpy(object)))
     row_key, row_of = dense_rank(topic.astype(np.int64) * len(docnos) + doc)
     pair = first_repeat(row_of * len(aspects) + judged["aspect"].to_numpy())
     if pair is not None:
         line = pair[1]
         raise InputError.repeat(str(judged["file"][line]), judged["line"].to_numpy(), pair,
-                                f"judgment of document {docnos[doc[line]]} of topic {topic_ids[topic[line]]} "
+                                f"judgment of document {judged['docno'][line]} of topic {topic_ids[topic[line]]} "
                                 f"for aspect {aspects[judged['aspect'][line]].name}")
     levels = np.tile(np.array([a.labels[0] for a in aspects], dtype=np.int16), (len(row_key), 1))
     levels[row_of, judged["aspect"].to_numpy()] = judged["label"].to_numpy()
@@ -84,14 +84,12 @@ def build_aspect_qrels(tables: list[AspectTable]) -> Qrels:
     above_lowest = (levels > lowest).astype(np.int64)
     rel_count = np.zeros((n_topics, len(aspects)), dtype=np.int64)
     np.add.at(rel_count, row_topic, above_lowest)
-    docno_array = np.asarray(docnos, dtype=object)
     return Qrels(
         name=", ".join(str(f) for f in judged["file"].unique()),
         topic_ids=[str(t) for t in topic_ids],
         row_start=np.searchsorted(row_topic, np.arange(n_topics + 1)).astype(np.int64),
-        row_docno=docno_array[row_key % len(docnos)],
         row_key=row_key.astype(np.int64),
-        docnos=pd.Index(docno_array),
+        docnos=docnos,
         levels=levels,
         intent_ids=[[a.name for a in aspects] for _ in topic_ids],
         rel_count=rel_count,

@@ -10,18 +10,20 @@ computed once for all runs.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..arrays import dense_rank, first_tie
 from ..errors import InputError, WarningSink, describe_ids, warn_to_stderr
 from ..ids import natural_key, sort_labels
 from ..io.iprob import IntentProbabilities
 from ..io.qrels import QrelsTable
+from ..io.table import binary_array
 
 IPROB_TOLERANCE = 1e-3
 # Column names Qrels.from_frame looks for, in order (divaleval's, then ir_measures').
@@ -40,9 +42,8 @@ class Qrels:
     name: str
     topic_ids: list[str]
     row_start: np.ndarray        # (T+1,) judged rows of topic t are row_start[t]:row_start[t+1]
-    row_docno: np.ndarray        # (rows,) docno of each judged row
     row_key: np.ndarray          # (rows,) topic * n_docnos + docno code, ascending
-    docnos: pd.Index             # distinct judged docnos, sorted; position = docno code
+    docnos: pa.Array             # distinct judged docnos (binary), in byte order; position = docno code
     levels: np.ndarray           # (rows, I) int16 level of row's document for intent column i
     intent_ids: list[list[str]]  # per topic, the intents of its columns
     rel_count: np.ndarray        # (T, I) relevant documents of each intent (0 for padding)
@@ -97,18 +98,20 @@ class Qrels:
     def _topic_index(self) -> pd.Index:
         return pd.Index(self.topic_ids)
 
-    @cached_property
-    def _docno_position(self) -> dict:
-        # A dict lookup beats pandas' hash index on short strings; built once.
-        return dict(zip(self.docnos.tolist(), range(len(self.docnos))))
-
     def topic_position(self, topic_ids: np.ndarray) -> np.ndarray:
         """Index of each id in ``topic_ids`` (-1 for a topic the qrels lack)."""
         return self._topic_index.get_indexer(topic_ids)
 
-    def docno_codes(self, docnos: np.ndarray) -> np.ndarray:
-        """Position of each docno among the judged docnos, -1 where never judged."""
-        return np.fromiter(map(self._docno_position.get, docnos, itertools.repeat(-1)), np.int64, len(docnos))
+    def match_docnos(self, docnos: pa.Array) -> tuple[np.ndarray, np.ndarray, int]:
+        """(identity code of each docno, its judged docno code or -1, the number of identity codes).
+
+        One hash pass over the judged docnos followed by these: the judged ones,
+        first and distinct, keep their positions as codes, so a code below their
+        number is a judged docno.
+        """
+        encoded = pc.dictionary_encode(pa.concat_arrays([self.docnos, docnos.cast(pa.binary())]))
+        codes = encoded.indices.to_numpy()[len(self.docnos):].astype(np.int64)
+        return codes, np.where(codes < len(self.docnos), codes, -1), len(encoded.dictionary)
 
     def rows_of(self, topic: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
         """Judged row of each (topic index, docno code) pair, -1 where unjudged."""
@@ -154,6 +157,15 @@ class Qrels:
         return dataclasses.replace(self, weights=weights, iprob=iprob)
 
 
+def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array]:
+    """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary."""
+    docnos = binary_array(labels)
+    order = pc.sort_indices(docnos).to_numpy()
+    remap = np.empty(len(docnos), dtype=np.int64)
+    remap[order] = np.arange(len(docnos))
+    return remap[codes], docnos.take(pa.array(order))
+
+
 def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     """Turn validated qrels lines into :class:`Qrels`.
 
@@ -163,7 +175,7 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     """
     topic, topic_ids = sort_labels(table.topic.codes, table.topic.labels, natural_key)
     intent, intent_names = sort_labels(table.intent.codes, table.intent.labels, natural_key)
-    doc, docnos = sort_labels(table.docno.codes, table.docno.labels)
+    doc, docnos = sorted_docnos(table.docno.codes, table.docno.labels)
     n_topics, n_docs, n_int = len(topic_ids), len(docnos), len(intent_names)
 
     # Judged rows: one per (topic, docno), in (topic, docno) order.
@@ -224,7 +236,6 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
 
     row_topic = row_key // n_docs
     row_start = np.searchsorted(row_topic, np.arange(n_topics + 1))
-    docno_array = np.asarray(docnos, dtype=object)
 
     levels = np.zeros((len(row_key), n_columns), dtype=np.int16)
     kept_index = np.full(len(pairs), -1, dtype=np.int64)
@@ -240,9 +251,8 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         name=table.name,
         topic_ids=[str(t) for t in topic_ids],
         row_start=row_start.astype(np.int64),
-        row_docno=docno_array[row_key % n_docs],
         row_key=row_key.astype(np.int64),
-        docnos=pd.Index(docno_array),
+        docnos=docnos,
         levels=levels,
         intent_ids=intent_ids,
         rel_count=rel_count,
