@@ -69,3 +69,24 @@ def test_random_cases_agree_with_pyndeval(seed):
     for topic, values in ours.items():
         for name, value in values.items():
             assert value == pytest.approx(theirs[topic][canonical(name)], abs=1e-9), (topic, name)
+
+
+@pytest.mark.parametrize("beta", [0.5, 0.9, 0.99, 1.0])
+def test_deep_ideal_rankings_agree_with_pyndeval(beta):
+    # Topics with hundreds of relevant documents: the greedy ideal is computed only as deep as
+    # the measures read it (NRBP's tail: until its terms cannot change a bit of the sum).
+    rng = np.random.default_rng(int(beta * 100))
+    qrels, run = [], []
+    for topic in range(1, 4):
+        docs = [f"t{topic}d{j:04d}" for j in range(int(rng.integers(150, 400)))]
+        for doc in docs:
+            for intent in range(1, 9):
+                if rng.random() < 0.3:
+                    qrels.append((str(topic), str(intent), doc, 1))
+        chosen = rng.permutation(len(docs))[: int(rng.integers(100, len(docs)))]
+        run += [(str(topic), docs[c], float(s)) for c, s in zip(chosen, rng.permutation(len(chosen)) + 0.5)]
+    ours = divaleval_scores(qrels, run, 0.5, beta)
+    theirs = pyndeval.ndeval(qrels, run, alpha=0.5, beta=beta)
+    for topic, values in ours.items():
+        for name, value in values.items():
+            assert value == pytest.approx(theirs[topic][canonical(name)], rel=1e-12, abs=1e-15), (topic, name)

@@ -43,13 +43,26 @@ def novelty_gains(relevant: np.ndarray, coverage: np.ndarray, alpha: float) -> n
     return weighted_intent_sum(powers[coverage * relevant])  # coverage * relevant: c(r, i) + 1, or 0
 
 
+# The greedy ideal is computed to this depth first: it covers the usual cutoffs and,
+# for the usual beta, every rank at which NRBP's terms can still change a bit.
+SHALLOW_DEPTH = 64
+
+
 @memoised
-def greedy_ideal_gains(qrels: Qrels, alpha: float) -> np.ndarray:
-    """(topics, L) gains of ndeval's greedy ideal ranking, 0-padded (see :func:`greedy_gains`)."""
-    return greedy_gains(qrels, alpha)
+def greedy_ideal_gains(qrels: Qrels, alpha: float, depth: int | None = None) -> np.ndarray:
+    """(topics, L) gains of ndeval's greedy ideal ranking, 0-padded, its first ``depth`` ranks
+    (see :func:`greedy_gains`)."""
+    return greedy_gains(qrels, alpha, None, depth)
 
 
-def greedy_gains(qrels: Qrels, alpha: float, coefficients: np.ndarray | None = None) -> np.ndarray:
+def ideal_depth(cutoff: int) -> int:
+    """How deep to compute a greedy ideal that a measure reads to ``cutoff``: one depth for
+    every usual cutoff, so that the measures of a call share one greedy run."""
+    return SHALLOW_DEPTH if cutoff <= SHALLOW_DEPTH else 1 << (cutoff - 1).bit_length()
+
+
+def greedy_gains(qrels: Qrels, alpha: float, coefficients: np.ndarray | None = None,
+                 depth: int | None = None) -> np.ndarray:
     """(topics, L) gains of a greedy ideal ranking of every topic, 0-padded.
 
     At each rank the document with the largest novelty gain is taken; exact
@@ -57,12 +70,15 @@ def greedy_gains(qrels: Qrels, alpha: float, coefficients: np.ndarray | None = N
     0 too, so only documents relevant to some intent need ranking.
     coefficients: (rows, I) per-document, per-intent factors of the gain (the
     weighted, graded generalisation); None is ndeval's binary gain.
+    depth: stop after this many ranks (the first ranks do not depend on the later ones).
     """
     relevant_rows = np.flatnonzero(qrels.row_relevant)
     row_topic = qrels.row_topic[relevant_rows]
     counts = np.bincount(row_topic, minlength=qrels.n_topics)
     starts = np.cumsum(counts) - counts
-    ideal = np.zeros((qrels.n_topics, max(int(counts.max(initial=0)), 1)))
+    width = max(int(counts.max(initial=0)), 1)
+    width = width if depth is None else min(width, depth)
+    ideal = np.zeros((qrels.n_topics, width))
     by_size = np.argsort(counts, kind="stable")
     budget = GREEDY_BATCH_ELEMENTS // max(qrels.max_intents, 1)
     begin = 0
@@ -79,13 +95,14 @@ def greedy_gains(qrels: Qrels, alpha: float, coefficients: np.ndarray | None = N
         # first maximum, i.e. the greatest docno among exact ties.
         rows = [relevant_rows[starts[t]: starts[t] + counts[t]][::-1] for t in batch]
         gains = _greedy_batch([qrels.levels[r] >= 1 for r in rows], 1.0 - alpha,
-                              None if coefficients is None else [coefficients[r] for r in rows])
+                              None if coefficients is None else [coefficients[r] for r in rows], width)
         ideal[batch, : gains.shape[1]] = gains
     return ideal
 
 
-def _greedy_batch(relevance: list[np.ndarray], q: float, coefficients: list[np.ndarray] | None = None) -> np.ndarray:
-    """The greedy ideal of a batch of topics: (topics, ranks) gains.
+def _greedy_batch(relevance: list[np.ndarray], q: float, coefficients: list[np.ndarray] | None,
+                  depth: int) -> np.ndarray:
+    """The greedy ideal of a batch of topics: (topics, ranks) gains, the first ``depth`` ranks.
 
     relevance[b] is topic b's (documents, intents) binary matrix, documents in
     descending docno order, each relevant to some intent. A document's gain is
@@ -112,11 +129,11 @@ def _greedy_batch(relevance: list[np.ndarray], q: float, coefficients: list[np.n
             factors[b, doc, rank_in_doc] = coefficients[b][doc, intent]
         available[b, : len(rel)] = True
     slots += (np.arange(size) * (n_intents + 1))[:, None, None]  # into flat_gain
-    chosen = np.zeros((size, width))
+    chosen = np.zeros((size, min(width, depth)))
     lanes = np.arange(size)
     passes: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
     stale = True
-    for rank in range(width):
+    for rank in range(min(width, depth)):
         if stale:
             # Rebuild the passes over the documents still available.
             n_relevant = (slots != (np.arange(size) * (n_intents + 1) + n_intents)[:, None, None]).sum(axis=2)
@@ -163,18 +180,40 @@ def rank_positions(gains: np.ndarray) -> np.ndarray:
 
 
 @memoised
-def _ideal_cumulative(qrels: Qrels, alpha: float, kind: str, beta: float) -> tuple[np.ndarray, np.ndarray]:
-    """The greedy ideal's cumulative discounted gains for every topic: computed once per qrels."""
-    gains = greedy_ideal_gains(qrels, alpha)
+def _ideal_cumulative(qrels: Qrels, alpha: float, kind: str, beta: float,
+                      depth: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The greedy ideal's cumulative discounted gains for every topic, to ``depth``: once per qrels."""
+    gains = greedy_ideal_gains(qrels, alpha, depth)
     positions = rank_positions(gains)
     return _discounted_cumsum(gains, positions, kind, beta), positions
 
 
 @memoised
-def _cumulative(ctx: RunContext, which: str, alpha: float, kind: str, beta: float = 0.0):
-    """(cumulative discounted gains, positions) of the run or the ideal, over the context's topics."""
+def _rbp_depth(qrels: Qrels, alpha: float, beta: float) -> int | None:
+    """How deep the greedy ideal must go for its whole NRBP (None: all the way).
+
+    The greedy's gains never increase, and neither do beta's powers, so no term
+    after rank D exceeds g_D beta^D; once that is below half the spacing of every
+    topic's sum at rank D, adding the later terms cannot change a bit of the sum.
+    """
+    depth = SHALLOW_DEPTH
+    while True:
+        gains = greedy_ideal_gains(qrels, alpha, depth)
+        if gains.shape[1] < depth:  # the whole ideal ranking
+            return None
+        total = _discounted_cumsum(gains, rank_positions(gains), "rbp", beta)[:, -1]
+        later = gains[:, -1] * repeated_powers(beta, depth + 1)[-1]
+        if np.all(later < np.spacing(total) / 2):
+            return depth
+        depth *= 4
+
+
+@memoised
+def _cumulative(ctx: RunContext, which: str, alpha: float, kind: str, beta: float, depth: int | None):
+    """(cumulative discounted gains, positions) of the run or the ideal (to ``depth``), over the
+    context's topics."""
     if which == "ideal":
-        cumulative, positions = _ideal_cumulative(ctx.qrels, alpha, kind, beta)
+        cumulative, positions = _ideal_cumulative(ctx.qrels, alpha, kind, beta, depth)
         return cumulative[ctx.topics], positions[ctx.topics]
     gains, positions = run_gains(ctx, alpha)
     return _discounted_cumsum(gains, positions, kind, beta), positions
@@ -195,7 +234,10 @@ def _discounted_cumsum(gains: np.ndarray, positions: np.ndarray, kind: str, beta
 def discounted_sum(ctx: RunContext, which: str, alpha: float, kind: str, cutoff: int | None,
                    beta: float = 0.0) -> np.ndarray:
     """sum over ranks r <= cutoff of g_r * discount(r), per topic (unnormalised)."""
-    cumulative, positions = _cumulative(ctx, which, alpha, kind, beta)
+    depth = None
+    if which == "ideal":
+        depth = ideal_depth(cutoff) if cutoff is not None else _rbp_depth(ctx.qrels, alpha, beta)
+    cumulative, positions = _cumulative(ctx, which, alpha, kind, beta, depth)
     return prefix_sum_at(cumulative, positions, cutoff)
 
 

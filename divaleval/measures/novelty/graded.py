@@ -57,6 +57,6 @@ def graded_novelty_gains(ctx: RunContext, alpha: float, saturation: float | None
 
 
 @memoised
-def graded_greedy_ideal_gains(qrels: Qrels, alpha: float) -> np.ndarray:
-    """(T, L) gains of the greedy ideal ranking built with the graded, weighted gain."""
-    return greedy_gains(qrels, alpha, qrels.weights[qrels.row_topic] * row_satisfaction(qrels))
+def graded_greedy_ideal_gains(qrels: Qrels, alpha: float, depth: int) -> np.ndarray:
+    """(T, L) gains of the greedy ideal ranking built with the graded, weighted gain, to ``depth``."""
+    return greedy_gains(qrels, alpha, qrels.weights[qrels.row_topic] * row_satisfaction(qrels), depth)

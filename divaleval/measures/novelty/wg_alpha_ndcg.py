@@ -12,7 +12,7 @@ import numpy as np
 from ...context import RunContext, prefix_sum_at
 from ..core import REQUIRED, measure
 from ..core.kernels import divide_or_zero, rank_discount
-from .gains import ALPHA, rank_positions
+from .gains import ALPHA, ideal_depth, rank_positions
 from .graded import graded_greedy_ideal_gains, graded_novelty_gains
 
 
@@ -38,6 +38,6 @@ def weighted_graded_alpha_ndcg(ctx: RunContext, *, alpha: float, cutoff: int) ->
     (every gain is scaled by the same factor).
     """
     run = _discounted(graded_novelty_gains(ctx, alpha), ctx.hits.position, cutoff)
-    ideal_gains = graded_greedy_ideal_gains(ctx.qrels, alpha)[ctx.topics]
+    ideal_gains = graded_greedy_ideal_gains(ctx.qrels, alpha, ideal_depth(cutoff))[ctx.topics]
     ideal = _discounted(ideal_gains, rank_positions(ideal_gains), cutoff)
     return divide_or_zero(run, ideal, where=ideal > 0)
