@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .arrays import pad_groups
+from .arrays import group_positions
 from .model.qrels import Qrels
 from .model.settings import Settings
 from .ranking import RankedRun
@@ -23,35 +23,95 @@ PAST_END = np.iinfo(np.int64).max // 4  # position of padding: beyond every cuto
 
 
 class Hits:
-    """The relevant documents of each topic's ranking, in rank order.
+    """The relevant documents of each topic's ranking, in rank order, and the intents they serve.
 
-    position: (T, H) 1-based rank position, PAST_END for padding;
-    levels: (T, H, I) level of the document for each intent column.
+    A hit is a ranked document relevant to some intent. Hits are kept flat (topics
+    in order, ranks ascending within a topic) and, for per-hit quantities, as
+    padded (T, H) grids. What a hit gives each intent is kept as *pairs*, one per
+    (hit, intent it is relevant to), intents ascending within a hit: work is then
+    proportional to the relevant pairs, not to topics x hits x intents. Sums over
+    a hit's intents are made in intent order, and sums over an intent's hits in
+    rank order, as C loops make them, so values agree to the last bit.
     """
 
-    def __init__(self, position: np.ndarray, levels: np.ndarray) -> None:
-        self.position = position
-        self.levels = levels
+    def __init__(self, slot: np.ndarray, position: np.ndarray, row: np.ndarray, qrels: Qrels,
+                 n_topics: int) -> None:
+        self.n_topics, self.n_columns = n_topics, qrels.max_intents
+        self.slot = slot                                  # (n,) row of the hit's topic
+        self.hit_position = position                      # (n,) its 1-based rank
+        self.column = group_positions(slot) - 1           # (n,) its column in the (T, H) grid
+        self.width = max(int(self.column.max(initial=-1)) + 1, 1)
+        self.position = self.grid(position, PAST_END)     # (T, H); PAST_END pads
+        pointer, intents, levels = qrels.relevant_pairs
+        start = pointer[row]
+        self.pair_count = pointer[row + 1] - start        # (n,) intents each hit is relevant to
+        self.first_pair = np.cumsum(self.pair_count) - self.pair_count
+        self.pair_hit = np.repeat(np.arange(len(row)), self.pair_count)          # (P,)
+        index = start[self.pair_hit] + np.arange(len(self.pair_hit)) - self.first_pair[self.pair_hit]
+        self.pair_intent = intents[index]                 # (P,) intent column
+        self.pair_level = levels[index]                   # (P,) level (>= 1)
+        self.pair_key = slot[self.pair_hit] * self.n_columns + self.pair_intent  # (P,) (topic row, intent)
+
+    def grid(self, values: np.ndarray, fill) -> np.ndarray:
+        """(T, H) grid of per-hit ``values``, ``fill`` where there is no hit."""
+        out = np.full((self.n_topics, self.width), fill, dtype=np.result_type(values.dtype, np.dtype(type(fill))))
+        out[self.slot, self.column] = values
+        return out
 
     @cached_property
-    def relevant(self) -> np.ndarray:
-        """(T, H, I) bool: relevant to the intent (level >= 1)."""
-        return self.levels >= 1
+    def _key_layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """Pairs grouped by (topic, intent), rank order kept: (order, key row, column, width)."""
+        keys = self.pair_key
+        order = np.argsort(keys.astype(np.int16) if self.n_topics * self.n_columns < 2 ** 15 else keys,
+                           kind="stable")
+        sorted_keys = keys[order]
+        column = group_positions(sorted_keys) - 1
+        return order, sorted_keys, column, max(int(column.max(initial=-1)) + 1, 1)
 
     @cached_property
-    def coverage(self) -> np.ndarray:
-        """(T, H, I) int32: hits up to and including this one relevant to the intent."""
-        return np.cumsum(self.relevant, axis=1, dtype=np.int32)
+    def pair_prior(self) -> np.ndarray:
+        """(P,) c(r, i): the hits above this one in its topic relevant to the same intent."""
+        order, _, column, _ = self._key_layout
+        prior = np.empty(len(order), dtype=np.int64)
+        prior[order] = column
+        return prior
 
-    def within(self, cutoff: int) -> np.ndarray:
-        """(T,) number of hits ranked at or above ``cutoff``."""
-        return (self.position <= cutoff).sum(axis=1)
+    def by_intent(self, values: np.ndarray, fill) -> np.ndarray:
+        """(T * I, W) grid of per-pair ``values`` by (topic, intent), in rank order; ``fill`` pads."""
+        order, sorted_keys, column, width = self._key_layout
+        out = np.full((self.n_topics * self.n_columns, width), fill,
+                      dtype=np.result_type(values.dtype, np.dtype(type(fill))))
+        out[sorted_keys, column] = values[order]
+        return out
+
+    def from_by_intent(self, grid: np.ndarray) -> np.ndarray:
+        """The per-pair values of a :meth:`by_intent` grid, in pair order."""
+        order, sorted_keys, column, _ = self._key_layout
+        values = np.empty(len(order), dtype=grid.dtype)
+        values[order] = grid[sorted_keys, column]
+        return values
+
+    @cached_property
+    def _passes(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For k = 0, 1, ...: the hits with more than k intents, and their k-th pair."""
+        passes = []
+        for k in range(int(self.pair_count.max(initial=0))):
+            hits = np.flatnonzero(self.pair_count > k)
+            passes.append((hits, self.first_pair[hits] + k))
+        return passes
+
+    def per_hit_sum(self, values: np.ndarray) -> np.ndarray:
+        """(n,) each hit's sum of its pairs' ``values``, added in intent order."""
+        total = np.zeros(len(self.pair_count))
+        for hits, pairs in self._passes:
+            total[hits] = total[hits] + values[pairs]
+        return total
 
     def coverage_at(self, cutoff: int) -> np.ndarray:
         """(T, I) hits relevant to each intent ranked at or above ``cutoff``."""
-        count = self.within(cutoff)
-        at = self.coverage[np.arange(len(count)), np.maximum(count - 1, 0)]
-        return np.where((count > 0)[:, None], at, 0)
+        within = self.hit_position[self.pair_hit] <= cutoff
+        counts = np.bincount(self.pair_key[within], minlength=self.n_topics * self.n_columns)
+        return counts.reshape(self.n_topics, self.n_columns)
 
 
 class RunContext:
@@ -109,9 +169,7 @@ class RunContext:
         relevant[relevant] = qrels.row_relevant[row[relevant]]
         slot, scored = self.run_slots
         scored = scored & relevant
-        positions, levels = pad_groups(slot[scored], self.n_topics, (run.position[scored], PAST_END),
-                                       (qrels.levels[row[scored]], 0))
-        return Hits(positions, levels)
+        return Hits(slot[scored], run.position[scored], row[scored], qrels, self.n_topics)
 
 
 def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | None) -> np.ndarray:

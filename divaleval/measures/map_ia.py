@@ -3,16 +3,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..context import RunContext, prefix_sum_at
+from ..context import PAST_END, RunContext, prefix_sum_at
 from .core import OPTIONAL, measure, memoised
 from .core.kernels import divide_or_zero, weighted_intent_sum
 
 
 @memoised
-def _precision_sums(ctx: RunContext) -> np.ndarray:
-    """(T, H, I) cumulative sums over the hits of precision at each hit relevant to the intent."""
+def _precision_sums(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
+    """(T * I, W) cumulative sums, over each intent's relevant hits in rank order, of the
+    precision at the hit; and those hits' ranks."""
     hits = ctx.hits
-    return np.cumsum(np.where(hits.relevant, hits.coverage / hits.position[:, :, None], 0.0), axis=1)
+    position = hits.hit_position[hits.pair_hit]
+    precision = (hits.pair_prior + 1) / position
+    return np.cumsum(hits.by_intent(precision, 0.0), axis=1), hits.by_intent(position, PAST_END)
 
 
 @measure(
@@ -28,5 +31,6 @@ def map_ia(ctx: RunContext, *, cutoff: int | None) -> np.ndarray:
     Over the whole ranking (or its top k); R_i is the number of documents
     relevant to intent i in the qrels.
     """
-    average_precision = divide_or_zero(prefix_sum_at(_precision_sums(ctx), ctx.hits.position, cutoff), ctx.rel_count)
-    return divide_or_zero(weighted_intent_sum(average_precision), ctx.n_intents)
+    sums, position = _precision_sums(ctx)
+    summed = prefix_sum_at(sums, position, cutoff).reshape(ctx.n_topics, ctx.qrels.max_intents)
+    return divide_or_zero(weighted_intent_sum(divide_or_zero(summed, ctx.rel_count)), ctx.n_intents)

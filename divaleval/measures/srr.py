@@ -18,6 +18,7 @@ from .strec import ZHAI
 def subtopic_reciprocal_rank(ctx: RunContext, *, cutoff: None) -> np.ndarray:
     """S-RR@100% = 1 / min{r : every intent with a relevant document has one in the top r}"""
     hits = ctx.hits
-    covered = (hits.coverage > 0).sum(axis=2)                         # (T, H) intents covered so far
+    new_intents = np.bincount(hits.pair_hit[hits.pair_prior == 0], minlength=len(hits.pair_count))
+    covered = np.cumsum(hits.grid(new_intents, 0), axis=1)           # (T, H) intents covered so far
     complete = (covered >= ctx.n_intents[:, None]) & (hits.position < PAST_END) & (ctx.n_intents > 0)[:, None]
     return first_reciprocal_rank(hits.position, complete)

@@ -95,6 +95,15 @@ class Qrels:
         return (self.levels >= 1).any(axis=1)
 
     @cached_property
+    def relevant_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(pointer, intent, level): judged row r is relevant to intent columns
+        ``intent[pointer[r]:pointer[r+1]]`` (ascending), at those levels."""
+        row, intent = np.nonzero(self.levels >= 1)
+        pointer = np.zeros(len(self.levels) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(row, minlength=len(self.levels)), out=pointer[1:])
+        return pointer, intent.astype(np.int64), self.levels[row, intent]
+
+    @cached_property
     def _topic_index(self) -> pd.Index:
         return pd.Index(self.topic_ids)
 

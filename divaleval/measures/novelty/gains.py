@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...context import PAST_END, RunContext, prefix_sum_at
+from ...context import PAST_END, Hits, RunContext, prefix_sum_at
 from ...model.qrels import Qrels
 from ..core import Param, in_unit_interval, memoised
-from ..core.kernels import divide_or_zero, log_discount, rank_discount, repeated_powers, weighted_intent_sum
+from ..core.kernels import divide_or_zero, log_discount, rank_discount, repeated_powers
 
 ALPHA = Param("alpha", float, 0.5, "redundancy penalty: each repeat of an intent keeps (1-alpha) of its gain",
               in_unit_interval)
@@ -33,14 +33,10 @@ BETA = Param("beta", float, 0.5, "patience of the rank-biased user (NRBP)", in_u
 GREEDY_BATCH_ELEMENTS = 4_000_000
 
 
-def novelty_gains(relevant: np.ndarray, coverage: np.ndarray, alpha: float) -> np.ndarray:
-    """(T, H) novelty gain g_r of each hit.
-
-    relevant: (T, H, I) binary relevance; coverage: its cumulative sum over hits.
-    """
-    # powers[c + 1] = (1-alpha)^c, and powers[0] = 0 stands for "not relevant".
-    powers = np.concatenate([[0.0], repeated_powers(1.0 - alpha, int(coverage.max(initial=0)) + 1)])
-    return weighted_intent_sum(powers[coverage * relevant])  # coverage * relevant: c(r, i) + 1, or 0
+def novelty_gains(hits: Hits, alpha: float) -> np.ndarray:
+    """(n,) novelty gain g_r of each hit: sum over its intents, in intent order, of (1-alpha)^c(r, i)."""
+    powers = repeated_powers(1.0 - alpha, int(hits.pair_prior.max(initial=0)) + 1)
+    return hits.per_hit_sum(powers[hits.pair_prior])
 
 
 # The greedy ideal is computed to this depth first: it covers the usual cutoffs and,
@@ -171,7 +167,7 @@ def _greedy_batch(relevance: list[np.ndarray], q: float, coefficients: list[np.n
 def run_gains(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """(gains, positions) of the run's hits, both (T, H)."""
     hits = ctx.hits
-    return novelty_gains(hits.relevant, hits.coverage, alpha), hits.position
+    return hits.grid(novelty_gains(hits, alpha), 0.0), hits.position
 
 
 def rank_positions(gains: np.ndarray) -> np.ndarray:

@@ -11,7 +11,6 @@ import numpy as np
 from ...context import RunContext
 from ...model.qrels import Qrels
 from ..core import memoised
-from ..core.kernels import weighted_intent_sum
 from .gains import greedy_gains
 
 
@@ -32,13 +31,12 @@ def row_satisfaction(qrels: Qrels) -> np.ndarray:
 
 
 @memoised
-def satisfaction(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
-    """(r, c): (T, H, I) r(d, i) of each hit and c(r, i), the hits above it relevant to i."""
+def satisfaction(ctx: RunContext) -> np.ndarray:
+    """(P,) r(d, i) of each (hit, intent) pair."""
     hits = ctx.hits
-    top = np.exp2(highest_levels(ctx.qrels)[ctx.topics].astype(np.float64))[:, None, :]
-    levels = np.maximum(hits.levels, 0).astype(np.float64)
-    r = np.where(hits.relevant, (np.exp2(levels) - 1.0) / top, 0.0)
-    return r, hits.coverage - hits.relevant
+    top = np.exp2(highest_levels(ctx.qrels)[ctx.topics].reshape(-1)[hits.pair_key].astype(np.float64))
+    levels = np.maximum(hits.pair_level, 0).astype(np.float64)
+    return (np.exp2(levels) - 1.0) / top
 
 
 @memoised
@@ -48,12 +46,15 @@ def graded_novelty_gains(ctx: RunContext, alpha: float, saturation: float | None
     saturation: count an intent only while the relevance gathered for it above
     the hit is below this level (the Cube Test's f_Sat).
     """
-    r, covered_before = satisfaction(ctx)
+    hits = ctx.hits
+    r, covered_before = satisfaction(ctx), hits.pair_prior
     powers = np.cumprod(np.concatenate([[1.0], np.full(int(covered_before.max(initial=0)), 1.0 - alpha)]))
     terms = r * powers[covered_before]
     if saturation is not None:
-        terms = terms * ((np.cumsum(r, axis=1) - r) < saturation)
-    return weighted_intent_sum(terms, ctx.weights[:, None, :])
+        gathered = hits.from_by_intent(np.cumsum(hits.by_intent(r, 0.0), axis=1))
+        terms = terms * ((gathered - r) < saturation)
+    weights = ctx.weights.reshape(-1)[hits.pair_key]
+    return hits.grid(hits.per_hit_sum(weights * terms), 0.0)
 
 
 @memoised
