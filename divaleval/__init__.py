@@ -14,7 +14,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .aggregate import mean_rows, topic_mean
-from .api import evaluate, load_aspects, load_qrels, make_settings, resolve_measures
+from .api import evaluate, load_aspects, load_qrels, make_evaluator, make_settings, resolve_measures, score_runs
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
@@ -25,6 +25,8 @@ from .results import RunScores
 __all__ = [
     "__version__",
     "evaluate",
+    "score_runs",
+    "make_evaluator",
     "load_qrels",
     "load_aspects",
     "make_settings",

@@ -6,10 +6,14 @@ bit when they average the same topics.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from .results import RUN
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def topic_mean(matrix: np.ndarray, n_topics: int | None = None) -> np.ndarray:
@@ -35,6 +39,8 @@ def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
     ``runid``; they keep their order of appearance, and the means the key, as
     the index or as a column like the frame's.
     """
+    import pandas as pd
+
     measures = [c for c in frame.columns if c not in (RUN, "runid", "topic")]
     keyed = frame.index.name == RUN or RUN in frame.columns
     rows, keys = [], []

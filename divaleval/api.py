@@ -7,9 +7,7 @@
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .compat import conventions as mode_conventions
 from .errors import UsageError, WarningSink, warn_to_stderr
@@ -20,6 +18,9 @@ from .io.source import InputFile
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
 from .results import RunScores, scores_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def load_qrels(
@@ -64,9 +65,8 @@ def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | No
     return Settings.parse(gain, topicwise, mode_conventions(compat))
 
 
-def evaluate(
+def make_evaluator(
     qrels: str | Qrels,
-    runs: RunLike | Iterable[RunLike],
     measures: Iterable[str | Measure] | str | None = None,
     *,
     order: str | None = None,
@@ -78,8 +78,39 @@ def evaluate(
     compat: str | None = None,
     iprob: str | IntentProbabilities | None = None,
     warn: WarningSink | None = None,
+) -> Evaluator:
+    """An :class:`Evaluator` from the options of :func:`evaluate` (usage errors first, then the qrels)."""
+    warn = warn or warn_to_stderr
+    settings = make_settings(gain, topicwise, compat)
+    chosen = resolve_measures(measures)
+    if not isinstance(qrels, Qrels):
+        qrels = load_qrels(qrels, iprob, warn)
+    elif iprob is not None:
+        qrels = _with_iprob(qrels, iprob, warn)
+    return Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
+                     settings=settings, warn=warn)
+
+
+def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
+               measures: Iterable[str | Measure] | str | None = None, *, jobs: int = 1,
+               **options) -> Iterator[RunScores]:
+    """Score runs one at a time: each run's :class:`RunScores`, in order, as soon as it is scored.
+
+    The options are those of :func:`evaluate`. Nothing is held once yielded, so
+    memory stays flat in the number of runs (the command line prints this way).
+    """
+    evaluator = make_evaluator(qrels, measures, **options)
+    yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs)
+
+
+def evaluate(
+    qrels: str | Qrels,
+    runs: RunLike | Iterable[RunLike],
+    measures: Iterable[str | Measure] | str | None = None,
+    *,
     on_run: Callable[[RunScores], None] | None = None,
     jobs: int = 1,
+    **options,
 ) -> pd.DataFrame:
     """Score runs against intentwise qrels; one row per (run, topic).
 
@@ -104,6 +135,7 @@ def evaluate(
         which reproduces a reference tool's order, depth and rounding.
     iprob: intent probabilities (the intent weights of D- and IA-measures); a
         loaded :class:`Qrels` given here is not changed.
+    warn: where warnings go (default: standard error).
     on_run: called with each run's :class:`RunScores` as soon as it is scored.
     jobs: score runs in this many worker processes (0: one per core); the
         results, and the output built from them, are identical whatever it is.
@@ -112,19 +144,11 @@ def evaluate(
     label) with columns ``runid`` (the runtag), ``topic`` and one per measure
     (canonical names). No value is NaN: a topic without relevant documents
     scores 0 and is named in a warning. Means: :func:`divaleval.mean_rows`.
+    Runs one at a time without a frame: :func:`score_runs`.
     """
-    warn = warn or warn_to_stderr
-    settings = make_settings(gain, topicwise, compat)
-    chosen = resolve_measures(measures)
-    if not isinstance(qrels, Qrels):
-        qrels = load_qrels(qrels, iprob, warn)
-    elif iprob is not None:
-        qrels = _with_iprob(qrels, iprob, warn)
-    evaluator = Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                          settings=settings, warn=warn)
     results = []
-    for scores in evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs):
+    for scores in score_runs(qrels, runs, measures, jobs=jobs, **options):
         if on_run is not None:
             on_run(scores)
         results.append(scores)
-    return scores_frame(results, [m.name for m in evaluator.measures])
+    return scores_frame(results, [m.name for m in resolve_measures(measures)])

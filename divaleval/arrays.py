@@ -5,7 +5,19 @@ They know nothing of qrels or runs; each takes and returns plain numpy arrays.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+def factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(code of each key, distinct keys in first-seen order): one hash pass (Arrow's)."""
+    encoded = pc.dictionary_encode(pa.array(keys))
+    return encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary.to_numpy(zero_copy_only=False)
+
+
+def all_distinct(keys: np.ndarray) -> bool:
+    """Whether no key occurs twice (one hash pass, no sort)."""
+    return len(pc.unique(pa.array(keys))) == len(keys)
 
 
 def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -14,7 +26,7 @@ def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Hashing first and sorting only the distinct keys is much faster than
     sorting every key when keys repeat (every judged document has many lines).
     """
-    codes, uniques = pd.factorize(keys)
+    codes, uniques = factorize(keys)
     order = np.argsort(uniques)
     rank = np.empty(len(uniques), dtype=np.int64)
     rank[order] = np.arange(len(uniques))
@@ -34,7 +46,7 @@ def first_tie(order: np.ndarray, tied: np.ndarray) -> tuple[int, int]:
 
 def first_repeat(keys: np.ndarray) -> tuple[int, int] | None:
     """The two rows of the first key (in key order) that occurs twice, earlier row first; None if all differ."""
-    if len(pd.unique(keys)) == len(keys):  # the usual case: one hash pass, no sort
+    if all_distinct(keys):  # the usual case
         return None
     by_key = np.argsort(keys, kind="stable")
     return first_tie(by_key, keys[by_key][1:] == keys[by_key][:-1])

@@ -13,7 +13,7 @@ import click
 from tabulate import tabulate
 
 from . import __version__
-from .api import evaluate, load_aspects, load_qrels, make_settings, resolve_measures
+from .api import load_aspects, load_qrels, make_settings, resolve_measures, score_runs
 from .io import parse_aspect_specs
 from .compat import MODES
 from .errors import DivalevalError, UsageError, warn_to_stderr
@@ -174,19 +174,15 @@ def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, c
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
-    started = []
-
-    def on_run(scores) -> None:
-        if not started:
-            writer.start()
-            started.append(True)
-        writer.add_run(scores)
-        sys.stdout.flush()
-
     try:
         loaded = load_aspects(aspect_specs) if aspects else load_qrels(qrels, iprob, warn)
-        evaluate(loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                 gain=gain, topicwise=topicwise, compat=compat, warn=warn, on_run=on_run, jobs=jobs)
+        for position, scores in enumerate(score_runs(
+                loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
+                gain=gain, topicwise=topicwise, compat=compat, warn=warn, jobs=jobs)):
+            if position == 0:
+                writer.start()
+            writer.add_run(scores)
+            sys.stdout.flush()
     except UsageError as exc:  # a measure that does not fit the judgments: before any run is read
         raise click.UsageError(str(exc)) from None
     except DivalevalError as exc:  # InputError: "FILE:LINE: reason"

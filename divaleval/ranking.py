@@ -15,11 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .arrays import first_tie, group_positions
+from .arrays import all_distinct, first_tie, group_positions
 from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
@@ -70,7 +69,8 @@ def rank_run(
     unknown = np.flatnonzero(label_topic < 0)
     unknown_ids = sorted((str(labels[j]) for j in unknown), key=natural_key)
     if len(unknown):
-        label_topic[unknown] = qrels.n_topics + pd.Index(unknown_ids).get_indexer(labels[unknown])
+        after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
+        label_topic[unknown] = [after[str(labels[j])] for j in unknown]
     topic = label_topic[run.topic.codes]
     # Each docno of the run is hashed once (in Arrow): its code serves the
     # duplicate check, and its judged code the lookup of judgments.
@@ -147,7 +147,7 @@ def _check_duplicates(run: RunTable, key: np.ndarray, ranked: np.ndarray, dedupe
     ``key`` identifies (topic, docno) per line. The copy kept is the one ranked first.
     """
     key = key[ranked]
-    if len(pd.unique(key)) == len(key):  # the usual case: one hash pass, no sort
+    if all_distinct(key):  # the usual case
         return ranked
     by_key = np.argsort(key, kind="stable")
     repeat = key[by_key][1:] == key[by_key][:-1]

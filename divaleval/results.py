@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .measures import Measure
 
 RUN = "run"  # the name of the key of every frame of results: the run's source
@@ -31,6 +32,8 @@ class RunScores:
 
     def frame(self) -> pd.DataFrame:
         """One row per topic: index ``run`` (the source), columns ``runid``, ``topic`` and one per measure."""
+        import pandas as pd  # frames are for the library; the command line streams without them
+
         data = {"runid": [self.runid] * len(self.topic_ids), "topic": self.topic_ids}
         for j, m in enumerate(self.measures):
             data[m.name] = self.matrix[:, j]
@@ -51,6 +54,8 @@ class RawScores:
 
 def scores_frame(results: list[RunScores], measure_names: list[str]) -> pd.DataFrame:
     """The per-topic frames of several runs, in their order (empty, with its columns, for none)."""
+    import pandas as pd
+
     if not results:
         return pd.DataFrame(columns=["runid", "topic", *measure_names], index=pd.Index([], name=RUN))
     return pd.concat([scores.frame() for scores in results])

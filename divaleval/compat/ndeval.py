@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
-import pandas as pd
 
 from .. import __version__
 from ..aggregate import topic_mean
@@ -204,8 +203,8 @@ def _natural_number(text: str) -> int:
 
 def number_factor(numbers: np.ndarray) -> Factor:
     """Numbers as ids: "007" and "7" are the same topic to ndeval."""
-    codes, uniques = pd.factorize(numbers)
-    return Factor(codes.astype(np.int64), np.asarray(uniques).astype(str).astype(object))
+    uniques, codes = np.unique(numbers, return_inverse=True)
+    return Factor(codes.astype(np.int64), uniques.astype(str).astype(object))
 
 
 def _syntax_error(columns: Columns, row: int, what: str, reason: str) -> InputError:

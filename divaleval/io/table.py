@@ -20,7 +20,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
@@ -53,6 +52,8 @@ class Factor:
 
     @staticmethod
     def of(values: np.ndarray) -> "Factor":
+        import pandas as pd  # only for ids read on the careful path or given in memory
+
         codes, labels = pd.factorize(values)
         return Factor(codes.astype(np.int32), np.asarray(labels, dtype=object))
 
@@ -304,6 +305,8 @@ def _tokenize(source: InputFile, width: int, min_fields: int, max_fields: int | 
     # With max_fields, `width` has one sentinel column past it that catches
     # longer lines; without, usecols drops the extra fields (ndeval's reading).
     layout = {"index_col": False} if max_fields is not None else {"usecols": list(range(width))}
+    import pandas as pd  # the careful path only: the fast one never needs pandas
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

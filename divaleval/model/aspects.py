@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from ..arrays import dense_rank, first_repeat
 from ..errors import InputError, UsageError
@@ -63,6 +62,8 @@ def aspect_of(table: AspectTable) -> Aspect:
 
 def build_aspect_qrels(tables: list[AspectTable]) -> Qrels:
     """One :class:`Qrels` from the tables of every aspect, in the order given."""
+    import pandas as pd  # multi-aspect qrels only
+
     aspects = [aspect_of(table) for table in tables]
     judged = pd.concat([pd.DataFrame({"topic": t.topic.values(), "docno": t.docno.values(), "label": t.label,
                                       "aspect": j, "line": t.line, "file": t.name})

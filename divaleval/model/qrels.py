@@ -13,17 +13,21 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..arrays import dense_rank, first_tie
+from ..arrays import all_distinct, dense_rank, first_tie
 from ..errors import InputError, WarningSink, describe_ids, warn_to_stderr
 from ..ids import natural_key, sort_labels
 from ..io.iprob import IntentProbabilities
 from ..io.qrels import QrelsTable
 from ..io.table import binary_array
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 IPROB_TOLERANCE = 1e-3
 # Column names Qrels.from_frame looks for, in order (divaleval's, then ir_measures').
@@ -104,12 +108,13 @@ class Qrels:
         return pointer, intent.astype(np.int64), self.levels[row, intent]
 
     @cached_property
-    def _topic_index(self) -> pd.Index:
-        return pd.Index(self.topic_ids)
+    def _topic_index(self) -> dict[str, int]:
+        return {topic: t for t, topic in enumerate(self.topic_ids)}
 
     def topic_position(self, topic_ids: np.ndarray) -> np.ndarray:
         """Index of each id in ``topic_ids`` (-1 for a topic the qrels lack)."""
-        return self._topic_index.get_indexer(topic_ids)
+        index = self._topic_index
+        return np.array([index.get(str(topic), -1) for topic in topic_ids], dtype=np.int64)
 
     def match_docnos(self, docnos: pa.Array) -> tuple[np.ndarray, np.ndarray, int]:
         """(identity code of each docno, its judged docno code or -1, the number of identity codes).
@@ -199,7 +204,7 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     if n_cells <= 4 * len(cell) + 1024:
         repeats = np.bincount(cell, minlength=n_cells).max(initial=0) > 1
     else:
-        repeats = len(pd.unique(cell)) < len(cell)
+        repeats = not all_distinct(cell)
     if repeats:
         order = np.argsort(cell, kind="stable")
         repeated = cell[order][1:] == cell[order][:-1]
