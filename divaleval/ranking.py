@@ -75,13 +75,15 @@ def rank_run(
     # Each docno of the run is hashed once (in Arrow): its code serves the
     # duplicate check, and its judged code the lookup of judgments.
     docno_code, judged_code, n_codes = qrels.match_docnos(run.docno)
-    row = qrels.rows_of(np.minimum(topic, qrels.n_topics), judged_code)
+    row = np.full(len(judged_code), -1, dtype=np.int64)
+    judged = np.flatnonzero(judged_code >= 0)
+    row[judged] = qrels.rows_of(np.minimum(topic[judged], qrels.n_topics), judged_code[judged])
 
     ranked = _order(run, topic, order)
     if duplicates_within_depth and depth is not None:
         ranked = ranked[group_positions(topic[ranked]) <= depth]
     if duplicates != "keep":
-        ranked = _check_duplicates(run, topic * n_codes + docno_code, ranked, duplicates == "first")
+        ranked = _check_duplicates(run, topic, docno_code, n_codes, ranked, duplicates == "first")
     topic_sorted = topic[ranked]
     position = group_positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics
@@ -141,13 +143,19 @@ def _order(run: RunTable, topic: np.ndarray, order: str) -> np.ndarray:
     return np.lexsort((-docno_rank, key, topic))
 
 
-def _check_duplicates(run: RunTable, key: np.ndarray, ranked: np.ndarray, dedupe: bool) -> np.ndarray:
+def _check_duplicates(run: RunTable, topic: np.ndarray, code: np.ndarray, n_codes: int, ranked: np.ndarray,
+                      dedupe: bool) -> np.ndarray:
     """Reject (or, with ``dedupe``, drop) a docno repeated within a topic.
 
-    ``key`` identifies (topic, docno) per line. The copy kept is the one ranked first.
+    ``code`` identifies each line's docno (codes below ``n_codes``). The copy kept
+    is the one ranked first.
     """
-    key = key[ranked]
-    if all_distinct(key):  # the usual case
+    code = code[ranked]
+    lines_of_docno = np.bincount(code, minlength=n_codes)
+    if lines_of_docno.max(initial=0) <= 1:  # no docno in two lines at all: the usual case
+        return ranked
+    key = topic[ranked] * n_codes + code
+    if all_distinct(key[lines_of_docno[code] > 1]):  # docnos shared by topics, once per topic
         return ranked
     by_key = np.argsort(key, kind="stable")
     repeat = key[by_key][1:] == key[by_key][:-1]
