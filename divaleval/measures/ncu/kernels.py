@@ -29,6 +29,7 @@ from ..core.kernels import divide_or_zero, first_reciprocal_rank, rank_discount
 from .lists import GainList, ideal_list
 
 
+@memoised
 def _within(gl: GainList, cutoff: int | None) -> np.ndarray:
     return (gl.position <= (PAST_END - 1 if cutoff is None else cutoff)) & (gl.gains > 0)
 
@@ -82,8 +83,20 @@ def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
     return divide_or_zero(_sum(gl, cutoff, _blended_ratio(gl, beta)), _rank_normaliser(gl, cutoff))
 
 
+@memoised
+def _discounted_gains(gl: GainList) -> np.ndarray:
+    return gl.gains * rank_discount(gl.position)
+
+
+@memoised
+def _powers(gl: GainList, p: float, offset: float) -> np.ndarray:
+    """p^(r - offset) at every entry's rank r (cut at the last rank, past which entries are padding)."""
+    last = int(gl.position[gl.position < PAST_END].max(initial=1))
+    return np.power(p, np.minimum(gl.position, last) - offset)
+
+
 def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return _sum(gl, cutoff, gl.gains * rank_discount(gl.position))
+    return _sum(gl, cutoff, _discounted_gains(gl))
 
 
 def err(gl: GainList, cutoff: int | None) -> np.ndarray:
@@ -95,14 +108,11 @@ def ebr(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
 
 
 def rbp(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
-    last = int(gl.position[gl.position < PAST_END].max(initial=1))
-    decay = np.power(p, np.minimum(gl.position, last) - 1.0)
-    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, gl.gains * decay), gl.top_gain)
+    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, gl.gains * _powers(gl, p, 1.0)), gl.top_gain)
 
 
 def irbu(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
-    last = int(gl.position[gl.position < PAST_END].max(initial=1))
-    return _sum(gl, cutoff, _err_probability(gl) * np.power(p, np.minimum(gl.position, last) * 1.0))
+    return _sum(gl, cutoff, _err_probability(gl) * _powers(gl, p, 0.0))
 
 
 def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
