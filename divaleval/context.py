@@ -51,6 +51,7 @@ class Hits:
         self.pair_intent = intents[index]                 # (P,) intent column
         self.pair_level = levels[index]                   # (P,) level (>= 1)
         self.pair_key = slot[self.pair_hit] * self.n_columns + self.pair_intent  # (P,) (topic row, intent)
+        self._coverage: dict[int, np.ndarray] = {}
 
     def grid(self, values: np.ndarray, fill) -> np.ndarray:
         """(T, H) grid of per-hit ``values``, ``fill`` where there is no hit."""
@@ -108,10 +109,12 @@ class Hits:
         return total
 
     def coverage_at(self, cutoff: int) -> np.ndarray:
-        """(T, I) hits relevant to each intent ranked at or above ``cutoff``."""
-        within = self.hit_position[self.pair_hit] <= cutoff
-        counts = np.bincount(self.pair_key[within], minlength=self.n_topics * self.n_columns)
-        return counts.reshape(self.n_topics, self.n_columns)
+        """(T, I) hits relevant to each intent ranked at or above ``cutoff`` (kept per cutoff)."""
+        if cutoff not in self._coverage:
+            within = self.hit_position[self.pair_hit] <= cutoff
+            counts = np.bincount(self.pair_key[within], minlength=self.n_topics * self.n_columns)
+            self._coverage[cutoff] = counts.reshape(self.n_topics, self.n_columns)
+        return self._coverage[cutoff]
 
 
 class RunContext:

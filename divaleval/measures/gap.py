@@ -53,31 +53,50 @@ def gap(ctx: RunContext, *, g: tuple[float, ...], cutoff: int | None) -> np.ndar
     With a cutoff, the numerator stops at rank k and the denominator is
     unchanged. One grade gives AP.
     """
+    terms, position = _gap_terms(ctx, g)
+    if cutoff is not None:
+        # The entries within the cutoff are a prefix of each row: sum the same columns as a
+        # grid of those entries alone would have.
+        within = position <= cutoff
+        terms = np.where(within, terms, 0.0)[:, : max(int(within.sum(axis=1).max(initial=0)), 1)]
+    per_topic = _gap_denominators(ctx.qrels, g)[ctx.topics]
+    return divide_or_zero(terms.sum(axis=1), per_topic, where=per_topic > 0)
+
+
+def _thresholds_of(qrels: Qrels, g: tuple[float, ...]) -> tuple[float, ...]:
+    """The threshold probabilities: as given, or uniform over grades 1..C of the qrels."""
+    top = int(document_grades(qrels).max(initial=0))
+    return g or (1.0 / max(top, 1),) * max(top, 1)
+
+
+def _cumulative_thresholds(probabilities: tuple[float, ...]):
+    cumulative = np.cumsum((0.0,) + probabilities)           # G(c) for c = 0..len(g)
+    return lambda c: cumulative[np.minimum(c, len(probabilities))]
+
+
+@memoised
+def _gap_denominators(qrels: Qrels, g: tuple[float, ...]) -> np.ndarray:
+    """(topics,) sum over judged documents of G(grade)."""
+    G = _cumulative_thresholds(_thresholds_of(qrels, g))
+    return np.bincount(qrels.row_topic, weights=G(document_grades(qrels)), minlength=qrels.n_topics)
+
+
+@memoised
+def _gap_terms(ctx: RunContext, g: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(T, W) the numerator's term of each ranked document of grade > 0, in rank order (0 padding),
+    and their ranks (PAST_END padding)."""
     qrels, run = ctx.qrels, ctx.run
     grades = document_grades(qrels)
-    top = int(grades.max(initial=0))
-    probabilities = g or (1.0 / max(top, 1),) * max(top, 1)
-    cumulative = np.cumsum((0.0,) + probabilities)           # G(c) for c = 0..len(g)
-
-    def G(c):
-        return cumulative[np.minimum(c, len(probabilities))]
-
-    # Denominator: sum over judged documents of G(grade), per topic.
-    per_topic = np.bincount(qrels.row_topic, weights=G(grades), minlength=qrels.n_topics)[ctx.topics]
-
-    # Numerator over the run's documents of grade > 0, in rank order.
+    probabilities = _thresholds_of(qrels, g)
     slot, ok = ctx.run_slots
     ok = ok & (run.row >= 0)
     grade = np.zeros(len(run.row), dtype=np.int64)
     grade[ok] = grades[run.row[ok]]
     hit = ok & (grade > 0)
-    if cutoff is not None:
-        hit &= run.position <= cutoff
     grade_h, position = pad_groups(slot[hit], ctx.n_topics, (grade[hit], 0), (run.position[hit], PAST_END))
     # sum_{m<=n} G(min(c_m, c_n)) = sum_j g_j [j <= c_n] #{m <= n: c_m >= j}
     inner = np.zeros(grade_h.shape)
     for j, g_j in enumerate(probabilities, start=1):
         at_least = grade_h >= j
         inner += g_j * at_least * np.cumsum(at_least, axis=1)
-    numerator = np.where(grade_h > 0, inner / position, 0.0).sum(axis=1)
-    return divide_or_zero(numerator, per_topic, where=per_topic > 0)
+    return np.where(grade_h > 0, inner / position, 0.0), position

@@ -14,7 +14,7 @@ import numpy as np
 from ...context import RunContext
 from ..core import REQUIRED, Param, in_unit_interval, measure
 from ..core.kernels import covered_intent_share
-from .family import D_SHARP, D, Member, members
+from .family import D, D_SHARP, Member, member_value, members
 from .lists import global_gain_list
 
 SAKAI_SONG = ("Sakai, Song. Evaluating diversified search results using per-intent graded relevance. "
@@ -33,7 +33,7 @@ intent_recall = measure(
 
 def _register_d(member: Member) -> None:
     def kernel(ctx: RunContext, *, cutoff: int | None, **params) -> np.ndarray:
-        return member.kernel(global_gain_list(ctx), cutoff, **params)
+        return member_value(global_gain_list(ctx), member, cutoff, params)
 
     kernel.__doc__ = f"D-{member.name}@k = {member.name}@k computed on the global gain GG(d) = sum_i P(i) gain(L_i(d))"
     measure(name=f"D-{member.name}", summary=f"{member.summary}, on global gains", params=member.params,
@@ -46,7 +46,7 @@ def _register_d_sharp(member: Member) -> None:
     def kernel(ctx: RunContext, *, cutoff: int, gamma: float, **params) -> np.ndarray:
         conventions = ctx.settings.conventions
         irec = conventions.round_components(intent_recall(ctx, cutoff=cutoff))
-        d = conventions.round_components(member.kernel(global_gain_list(ctx), cutoff, **params))
+        d = conventions.round_components(member_value(global_gain_list(ctx), member, cutoff, params))
         return gamma * irec + (1.0 - gamma) * d
 
     kernel.__doc__ = f"D#-{name}@k = gamma I-rec@k + (1 - gamma) D-{member.name}@k"

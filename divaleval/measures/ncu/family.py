@@ -12,7 +12,14 @@ from typing import Callable
 
 import numpy as np
 
-from ..core import OPTIONAL, REQUIRED, Param, in_open_unit_interval, non_negative
+from ..core import (
+    OPTIONAL,
+    REQUIRED,
+    Param,
+    in_open_unit_interval,
+    memoised,
+    non_negative,
+)
 from .kernels import (
     average_precision,
     dcg,
@@ -25,6 +32,7 @@ from .kernels import (
     rbp,
     reciprocal_rank,
 )
+from .lists import GainList
 
 ADHOC, D, D_SHARP, IA = "ad hoc", "D", "D#", "IA"
 
@@ -70,6 +78,16 @@ FAMILY = (
     _member("niRBU", normalised(irbu), (P_IRBU,), OPTIONAL, "iRBU over the ideal list's iRBU", ADHOC),
 )
 BY_NAME = {m.name: m for m in FAMILY}
+
+
+@memoised
+def _member_value(gains: GainList, member: Member, cutoff: int | None, params: tuple) -> np.ndarray:
+    return member.kernel(gains, cutoff, **dict(params))
+
+
+def member_value(gains: GainList, member: Member, cutoff: int | None, params: dict) -> np.ndarray:
+    """The member's values on these gains, once per gain list, cutoff and parameters (D- and D#- share)."""
+    return _member_value(gains, member, cutoff, tuple(sorted(params.items())))
 
 
 def members(form: str) -> list[Member]:

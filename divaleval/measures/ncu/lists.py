@@ -126,19 +126,14 @@ def _intent_ideals(qrels: Qrels, gain_table: GainTable) -> np.ndarray:
 
 @memoised
 def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
-    """One row per (topic, intent column): each intent's own gains under ``gain_table``, and its ideal list."""
-    qrels, run = ctx.qrels, ctx.run
-    n_int = qrels.max_intents
-    slot, ok = ctx.run_slots
-    ok = ok & (run.row >= 0)
-    entries, intent = np.nonzero(qrels.levels[run.row[ok]] >= 1)
-    ranked = np.flatnonzero(ok)[entries]
-    group = slot[ranked] * n_int + intent
-    order = np.argsort(group, kind="stable")  # by (topic, intent), rank order kept
-    gains = gain_table.gains(qrels.levels[run.row[ranked], intent])
-    gains, position = pad_groups(group[order], ctx.n_topics * n_int,
-                                 (gains[order], 0.0), (run.position[ranked][order], PAST_END))
-    ideal_all = _intent_ideals(qrels, gain_table)
+    """One row per (topic, intent column): each intent's own gains under ``gain_table``, and its ideal list.
+
+    The rows are the run's (hit, intent) pairs grouped by intent, in rank order.
+    """
+    hits, n_int = ctx.hits, ctx.qrels.max_intents
+    gains = hits.by_intent(gain_table.gains(hits.pair_level), 0.0)
+    position = hits.by_intent(hits.hit_position[hits.pair_hit], PAST_END)
+    ideal_all = _intent_ideals(ctx.qrels, gain_table)
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
     ideal = ideal_all[rows] if len(rows) else np.zeros((0, ideal_all.shape[1]))
     return GainList.of(gains, position, ideal)
