@@ -23,7 +23,8 @@ $(BENCH_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 	touch $(BENCH_STAMP)
 
-# The speed benchmark against pyndeval and ir_measures (not part of the tests); BENCH_ARGS=--quick for a small one.
+# The speed benchmark (not part of the tests): against pyndeval, the reading floor, ir_measures and ranx where
+# installed, and ndeval where NDEVAL= names its binary or its source; BENCH_ARGS=--quick for a small one.
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 

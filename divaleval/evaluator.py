@@ -13,6 +13,8 @@ the raw per-topic scores and finishes them (warnings, means).
 from __future__ import annotations
 
 import multiprocessing
+import os
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterable, Iterator, Union
 
@@ -29,6 +31,9 @@ from .model.settings import Settings
 from .ranking import ORDERS, RankedRun, rank_run
 from .results import RawScores, RunScores
 
+# Runs read and ranked ahead, each in a thread of its own, while one is scored: two keep both
+# cores of a small machine busy (reading is mostly Arrow and numpy, which release the GIL).
+READ_AHEAD = 2 if (os.cpu_count() or 1) > 1 else 1
 RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 
@@ -122,9 +127,9 @@ class Evaluator:
     def score_all(self, runs: RunLike | Iterable[RunLike], jobs: int = 1) -> Iterator[RunScores]:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes.
 
-        In one process, the next run is read and ranked (mostly in Arrow and
-        numpy, which release the GIL) in a thread while the current one is
-        scored; at most two runs are held at a time.
+        In one process, the next runs (:data:`READ_AHEAD`) are read and ranked
+        in threads while the current one is scored; at most that many runs and
+        one more are held at a time.
         """
         inputs = run_inputs(runs)
         if jobs > 1:
@@ -132,15 +137,14 @@ class Evaluator:
             for raw in _score_in_workers(self, inputs, jobs):
                 yield self.finish(raw)
             return
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="divaleval-reader") as reader:
-            pending = None
+        with ThreadPoolExecutor(max_workers=READ_AHEAD, thread_name_prefix="divaleval-reader") as reader:
+            pending: deque = deque()
             for item in inputs:
-                upcoming = reader.submit(self.prepare, item)
-                if pending is not None:
-                    yield self.finish(self.score_prepared(pending.result()))
-                pending = upcoming
-            if pending is not None:
-                yield self.finish(self.score_prepared(pending.result()))
+                pending.append(reader.submit(self.prepare, item))
+                if len(pending) > READ_AHEAD:
+                    yield self.finish(self.score_prepared(pending.popleft().result()))
+            while pending:
+                yield self.finish(self.score_prepared(pending.popleft().result()))
 
     def warm_up(self) -> None:
         """Compute every qrels-only quantity the measures need (ideal rankings) now.

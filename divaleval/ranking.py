@@ -96,7 +96,8 @@ def rank_run(
         topic=topic_sorted,
         position=position,
         row=row[ranked],
-        topics=np.unique(topic_sorted),
+        topics=topic_sorted[np.r_[True, topic_sorted[1:] != topic_sorted[:-1]]] if len(topic_sorted)
+        else np.zeros(0, dtype=np.int64),
         unknown_topics=unknown_ids,
     )
 

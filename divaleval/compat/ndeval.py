@@ -213,7 +213,7 @@ def _syntax_error(columns: Columns, row: int, what: str, reason: str) -> InputEr
 
 def _split(path: str, kinds: list[str], what: str, layout: str) -> Columns:
     source = read_input(path)
-    if source.shape.empty:
+    if not source.head():
         raise InputError(source.name, None, f"{what} file is empty")
     try:
         return read_columns(source, kinds, names=[f"field {j + 1}" for j in range(len(kinds))],

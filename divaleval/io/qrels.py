@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import InputError
 from .source import InputFile, read_input
-from .table import ID, LEVEL, Factor, Lines, integer_array, memory_lines, read_columns
+from .table import DOCID, ID, LEVEL, Factor, Lines, integer_array, memory_lines, read_columns
 
 QRELS_LAYOUT = "topic intent docno judgment"
 ADHOC_LAYOUT = "topic docno L<k> (NTCIR ad hoc)"
@@ -54,12 +54,12 @@ def read_qrels(source: str | InputFile) -> QrelsTable:
     if isinstance(source, str):
         source = read_input(source)
     if _field_count(source) == 3:
-        columns = read_columns(source, [ID, ID, LEVEL], names=["topic", "docno", "judgment"],
+        columns = read_columns(source, [ID, DOCID, LEVEL], names=["topic", "docno", "judgment"],
                                layout=ADHOC_LAYOUT)
         topic, docno, level = columns.fields
         intent = Factor.single(ADHOC_INTENT, len(level))
     else:
-        columns = read_columns(source, [ID, ID, ID, LEVEL], names=["topic", "intent", "docno", "judgment"],
+        columns = read_columns(source, [ID, ID, DOCID, LEVEL], names=["topic", "intent", "docno", "judgment"],
                                layout=QRELS_LAYOUT)
         topic, intent, docno, level = columns.fields
     return _checked(QrelsTable(source.name, topic, intent, docno, level, columns.lines), "qrels file")

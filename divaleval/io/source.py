@@ -1,60 +1,65 @@
 """Opening inputs: files, standard input (``-``), gzip, and run directories.
 
-Every input is read exactly once, as a stream, into memory (gzip, recognised by
-its magic bytes, is decompressed on the way): named pipes, process substitution
-and standard input work like files, and the readers parse, and if need be
-re-parse to name a bad line, the same bytes. Inputs are only ever read, never
-written.
+A regular file is read where it lies: the fast reader hands its path to Arrow,
+and its bytes are loaded only if the careful reader needs them (an odd line to
+name). Everything else is read exactly once, as a stream, into memory: standard
+input, named pipes, process substitution, and gzip (recognised by its magic
+bytes, decompressed on the way). Inputs are only ever read, never written.
 """
 from __future__ import annotations
 
 import gzip
 import io
 import os
+import stat
 import sys
 import zlib
-from dataclasses import dataclass
-from functools import cached_property
 from typing import BinaryIO
+
+import pyarrow as pa
 
 from ..errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 STDIN_NAME = "-"
 STDIN_ONCE = "standard input ('-') can be read only once"
-
-
-@dataclass(frozen=True)
-class Shape:
-    """What the bytes of a file tell about its layout (cheap: no full count unless needed)."""
-
-    empty: bool
-    starts_with_space: bool
-    has_spaces: bool
-    has_tabs: bool
-    has_cr: bool        # a carriage return: CSV readers take a lone one for a line end
+HEAD = 1 << 16  # bytes enough to see a file's first line
 
 
 class InputFile:
-    """One input: a name to report it by, and its (decompressed) bytes."""
+    """One input: a name to report it by, and its (decompressed) bytes or the regular file holding them."""
 
-    def __init__(self, name: str, data: bytes) -> None:
+    def __init__(self, name: str, data: bytes | None = None, path: str | None = None) -> None:
+        if (data is None) == (path is None):
+            raise ValueError("an input has its bytes or a path, not both")
         self.name = name
-        self.data = data
+        self._data = data
+        self._path = path
+
+    @property
+    def data(self) -> bytes:
+        """The whole content (read from the file on first use)."""
+        if self._data is None:
+            try:
+                with open(self._path, "rb") as handle:
+                    self._data = handle.read()
+            except OSError as exc:
+                raise InputError(self.name, None, f"cannot read: {exc.strerror or exc}") from None
+        return self._data
 
     def open(self) -> BinaryIO:
-        return io.BytesIO(self.data)
+        return io.BytesIO(self._data) if self._data is not None else open(self._path, "rb")
 
-    @cached_property
-    def shape(self) -> Shape:
-        data = self.data
-        return Shape(empty=not data, starts_with_space=data[:1].isspace(), has_spaces=b" " in data,
-                     has_tabs=b"\t" in data, has_cr=b"\r" in data)
+    def arrow_input(self):
+        """What Arrow's CSV reader reads: the file's path, or the bytes in memory."""
+        return self._path if self._data is None else pa.py_buffer(self._data)
 
-    @cached_property
-    def lines(self) -> int:
-        """Lines, counting a last line without a newline."""
-        return self.data.count(b"\n") + (1 if self.data and not self.data.endswith(b"\n") else 0)
+    def head(self) -> bytes:
+        """The first bytes, enough for the first line."""
+        if self._data is not None:
+            return self._data[:HEAD]
+        with open(self._path, "rb") as handle:
+            return handle.read(HEAD)
 
 
 def display_name(path: str) -> str:
@@ -62,16 +67,20 @@ def display_name(path: str) -> str:
 
 
 def read_input(path: str) -> InputFile:
-    """Read an input whole, once (``-`` is standard input); gzip is recognised by its magic bytes."""
+    """Open an input: a regular file by its path; anything else (``-``, a pipe, gzip) read whole, once."""
     name = display_name(path)
     try:
         if path == STDIN_NAME:
             data = sys.stdin.buffer.read()
+        elif os.path.isdir(path):
+            raise InputError(name, None, "is a directory, not a file")
         else:
-            if os.path.isdir(path):
-                raise InputError(name, None, "is a directory, not a file")
             with open(path, "rb") as handle:
-                data = handle.read()
+                if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    if handle.read(2) != GZIP_MAGIC:
+                        return InputFile(name, path=path)
+                    handle.seek(0)
+                data = handle.read()  # gzip, or a pipe: read once, whole
     except OSError as exc:
         raise InputError(name, None, f"cannot open: {exc.strerror or exc}") from None
     if data[:2] == GZIP_MAGIC:
@@ -79,7 +88,7 @@ def read_input(path: str) -> InputFile:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(name, None, f"cannot decompress gzip data: {exc}") from None
-    return InputFile(name, data)
+    return InputFile(name, data=data)
 
 
 def expand_run_paths(paths: list[str]) -> list[str]:

@@ -28,10 +28,11 @@ from ..errors import InputError
 from .source import InputFile
 
 # Field kinds: "str" (object array), "id" (a Factor: codes and labels),
-# "text" (an Arrow binary array: document ids, never one Python object each),
-# "int" (int64), "float" (float64, NaN refused), "level" (int64 from an
-# integer or an NTCIR level L<k>), "present" (must be there; value not kept).
-STR, ID, TEXT, INT, FLOAT, LEVEL, PRESENT = "str", "id", "text", "int", "float", "level", "present"
+# "docid" (a Factor whose labels are an Arrow binary array: the judged document
+# ids, never one Python object each), "text" (an Arrow binary array: a run's
+# document ids), "int" (int64), "float" (float64, NaN refused), "level" (int64
+# from an integer or an NTCIR level L<k>), "present" (must be there; value not kept).
+STR, ID, DOCID, TEXT, INT, FLOAT, LEVEL, PRESENT = "str", "id", "docid", "text", "int", "float", "level", "present"
 
 
 @dataclass
@@ -39,9 +40,12 @@ class Factor:
     """Ids as integer codes into distinct labels (first-seen order)."""
 
     codes: np.ndarray   # int32
-    labels: np.ndarray  # object array of str
+    labels: np.ndarray  # object array of str (or, for document ids, an Arrow binary array)
 
     def values(self) -> np.ndarray:
+        if isinstance(self.labels, pa.Array):
+            return np.array([value.decode("utf-8", "surrogateescape") for value in
+                             self.labels.take(pa.array(self.codes)).to_pylist()], dtype=object)
         return self.labels[self.codes]
 
     def __len__(self) -> int:
@@ -162,8 +166,9 @@ def read_columns(
             converted.append(parse_level_column(columns, j, names[j]))
         elif kind == FLOAT:
             converted.append(parse_float_column(columns, j, names[j]))
-        elif kind == ID:
-            converted.append(Factor.of(text))
+        elif kind in (ID, DOCID):
+            factor = Factor.of(text)
+            converted.append(factor if kind == ID else Factor(factor.codes, binary_array(factor.labels)))
         elif kind == PRESENT:
             converted.append(None)
         elif kind == TEXT:
@@ -175,6 +180,7 @@ def read_columns(
 
 _ARROW_TYPES = {
     ID: pa.dictionary(pa.int32(), pa.string()),
+    DOCID: pa.dictionary(pa.int32(), pa.binary()),
     TEXT: pa.binary(),
     STR: pa.string(),
     INT: pa.int64(),
@@ -186,19 +192,20 @@ _ARROW_TYPES = {
 
 def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Columns | None:
     """pyarrow's reader with a one-character separator, or None where it is not provably right."""
-    shape = source.shape
-    if shape.empty or shape.starts_with_space or (shape.has_tabs and shape.has_spaces):
-        return None
-    sep = b"\t" if shape.has_tabs else b" "
+    head = source.head()
+    first = head.split(b"\n", 1)[0].rstrip(b"\r")
+    if not first or head[:1].isspace() or (b" " in first) == (b"\t" in first):
+        return None  # empty, indented, or no single separator on the first line
+    sep, other = (b" ", "\t") if b" " in first else (b"\t", " ")
     width = len(kinds)
     if extra_fields != "error":  # ndeval's reading: fields past the last are ignored
-        width = source.data[: source.data.find(b"\n")].count(sep) + 1  # (every line must have as many)
+        width = first.count(sep) + 1  # (every line must have as many as the first)
         if width < len(kinds):
             return None
     names = [f"f{j}" for j in range(width)]
     try:
         table = pacsv.read_csv(
-            pa.py_buffer(source.data),
+            source.arrow_input(),
             read_options=pacsv.ReadOptions(column_names=names),
             parse_options=pacsv.ParseOptions(delimiter=sep.decode(), quote_char=False, double_quote=False,
                                              escape_char=False, ignore_empty_lines=False),
@@ -207,31 +214,46 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
                 include_columns=names[: len(kinds)], null_values=[], strings_can_be_null=False,
                 quoted_strings_can_be_null=False),
         )
-        # Without a carriage return, a row is a line: a blank line has too few fields.
-        if shape.has_cr and table.num_rows != source.lines:
-            return None
-        fields = [_arrow_field(table.column(j), kind) for j, kind in enumerate(kinds)]
-    except (pa.ArrowException, ValueError, OverflowError):
+        rows = table.num_rows
+        fields = [_arrow_field(table.column(j), kind, other) for j, kind in enumerate(kinds)]
+        big = table.nbytes > BIG_INPUT
+        del table
+        if big:
+            pa.default_memory_pool().release_unused()  # not kept for the small reads that follow
+    except (pa.ArrowException, ValueError, OverflowError, OSError):
         return None
     if any(field is _REFUSED for field in fields):
         return None
-    return Columns(source, fields, np.arange(1, table.num_rows + 1, dtype=np.int64))
+    # Every line is a row: a blank line has too few fields, and a carriage return
+    # ends a line for this reader as for the careful one.
+    return Columns(source, fields, np.arange(1, rows + 1, dtype=np.int64))
 
 
 _REFUSED = object()  # a column the fast path cannot vouch for: the careful path reads the file
+BIG_INPUT = 1 << 25  # after parsing an input this large, the parser's buffers go back to the system
 
 
-def _arrow_field(column: pa.ChunkedArray, kind: str):
-    """One parsed column in divaleval's form, or _REFUSED (an empty field, a NaN, an odd level)."""
-    if kind in (ID, LEVEL, PRESENT):
+def _holds_byte(column: pa.Array, char: str) -> bool:
+    """Whether the bytes of a binary or string array hold ``char`` (one scan of its data buffer)."""
+    data = column.buffers()[2]
+    return data is not None and bool((np.frombuffer(data, dtype=np.uint8) == ord(char)).any())
+
+
+def _arrow_field(column: pa.ChunkedArray, kind: str, other: str):
+    """One parsed column in divaleval's form, or _REFUSED (an empty field, the other separator in a
+    field, a NaN, an odd level)."""
+    if kind in (ID, DOCID, LEVEL, PRESENT):
         column = column.unify_dictionaries()
         dictionary = column.chunk(0).dictionary if column.num_chunks else pa.array([], column.type.value_type)
-        if len(dictionary) and pc.min(pc.binary_length(dictionary)).as_py() == 0:
+        if len(dictionary) and (pc.min(pc.binary_length(dictionary)).as_py() == 0
+                                or pc.any(pc.match_substring(dictionary, other)).as_py()):
             return _REFUSED
         if kind == PRESENT:
             return None
         codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks]) \
             if column.num_chunks else np.zeros(0, dtype=np.int32)
+        if kind == DOCID:
+            return Factor(codes.astype(np.int32, copy=False), dictionary)
         labels = dictionary.to_numpy(zero_copy_only=False).astype(object)
         if kind == ID:
             return Factor(codes.astype(np.int32, copy=False), labels)
@@ -241,7 +263,7 @@ def _arrow_field(column: pa.ChunkedArray, kind: str):
             return _REFUSED
     if kind in (TEXT, STR):
         column = column.combine_chunks()
-        if len(column) and pc.min(pc.binary_length(column)).as_py() == 0:
+        if len(column) and (pc.min(pc.binary_length(column)).as_py() == 0 or _holds_byte(column, other)):
             return _REFUSED
         return column if kind == TEXT else column.to_numpy(zero_copy_only=False)
     values = column.to_numpy()

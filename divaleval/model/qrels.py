@@ -127,12 +127,27 @@ class Qrels:
         codes = encoded.indices.to_numpy()[len(self.docnos):].astype(np.int64)
         return codes, np.where(codes < len(self.docnos), codes, -1), len(encoded.dictionary)
 
+    @cached_property
+    def _row_of_docno(self) -> np.ndarray:
+        """(docnos,) the row of each docno judged for one topic only; -2 for one judged for several."""
+        docno = self.row_key % len(self.docnos)
+        judged_for = np.bincount(docno, minlength=len(self.docnos))
+        row = np.full(len(self.docnos), -2, dtype=np.int64)
+        single = judged_for[docno] == 1
+        row[docno[single]] = np.flatnonzero(single)
+        return row
+
     def rows_of(self, topic: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
         """Judged row of each (topic index, docno code) pair, -1 where unjudged."""
-        key = topic.astype(np.int64) * len(self.docnos) + docno_code
-        where = np.minimum(np.searchsorted(self.row_key, key), len(self.row_key) - 1)
-        found = (docno_code >= 0) & (self.row_key[where] == key)
-        return np.where(found, where, -1)
+        row = np.where(docno_code >= 0, self._row_of_docno[np.maximum(docno_code, 0)], -1)
+        single = row >= 0
+        row[single] = np.where(self.row_topic[row[single]] == topic[single], row[single], -1)
+        shared = np.flatnonzero(row == -2)  # docnos judged for several topics: look the pair up
+        if len(shared):
+            key = topic[shared].astype(np.int64) * len(self.docnos) + docno_code[shared]
+            where = np.minimum(np.searchsorted(self.row_key, key), len(self.row_key) - 1)
+            row[shared] = np.where(self.row_key[where] == key, where, -1)
+        return row
 
     # -- intent probabilities ----------------------------------------------
     def with_iprob(self, iprob: IntentProbabilities, warn: WarningSink = warn_to_stderr) -> "Qrels":
@@ -173,7 +188,7 @@ class Qrels:
 
 def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array]:
     """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary."""
-    docnos = binary_array(labels)
+    docnos = labels if isinstance(labels, pa.Array) else binary_array(labels)
     order = pc.sort_indices(docnos).to_numpy()
     remap = np.empty(len(docnos), dtype=np.int64)
     remap[order] = np.arange(len(docnos))
