@@ -16,6 +16,7 @@ from .io import IntentProbabilities, read_iprob, read_qrels
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.source import InputFile
 from .measures import DEFAULT_SET, Measure, parse_measures
+from .memory import release_unused_memory
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
 from .results import RunScores, scores_frame
 
@@ -30,6 +31,7 @@ def load_qrels(
 ) -> Qrels:
     """Read intentwise qrels (and optionally intent probabilities) into array form."""
     loaded = build_qrels(read_qrels(qrels))
+    release_unused_memory()  # the reading's temporaries are gone: let peak memory follow what is kept
     return loaded if iprob is None else _with_iprob(loaded, iprob, warn)
 
 

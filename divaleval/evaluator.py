@@ -13,7 +13,6 @@ the raw per-topic scores and finishes them (warnings, means).
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterable, Iterator, Union
@@ -28,12 +27,12 @@ from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .model.qrels import Qrels
 from .model.settings import Settings
-from .ranking import ORDERS, RankedRun, rank_run
+from .ranking import ORDERS, MatchedRun, RankedRun, match_run, rank_matched
 from .results import RawScores, RunScores
 
-# Runs read and ranked ahead, each in a thread of its own, while one is scored: two keep both
-# cores of a small machine busy (reading is mostly Arrow and numpy, which release the GIL).
-READ_AHEAD = 2 if (os.cpu_count() or 1) > 1 else 1
+# Runs read and matched ahead (in a thread: mostly Arrow, which releases the GIL) while one is
+# ranked and scored. One keeps both cores of a small machine busy, and memory at two runs.
+READ_AHEAD = 1
 RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 
@@ -127,9 +126,9 @@ class Evaluator:
     def score_all(self, runs: RunLike | Iterable[RunLike], jobs: int = 1) -> Iterator[RunScores]:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes.
 
-        In one process, the next runs (:data:`READ_AHEAD`) are read and ranked
-        in threads while the current one is scored; at most that many runs and
-        one more are held at a time.
+        In one process, the next run is read and matched to the judgments in a
+        thread while the current one is ranked and scored; at most two runs are
+        held at a time.
         """
         inputs = run_inputs(runs)
         if jobs > 1:
@@ -159,16 +158,17 @@ class Evaluator:
         """Read (if need be), rank and score one run; its warnings are kept, not emitted."""
         return self.score_prepared(self.prepare(item))
 
-    def prepare(self, item: RunInput) -> tuple[str, RankedRun]:
-        """(source, the run read if need be, ranked and matched to the judgments)."""
+    def prepare(self, item: RunInput) -> tuple[str, MatchedRun]:
+        """(source, the run read if need be and matched to the judgments)."""
         source, run = item
         if isinstance(run, str):
             run = read_run(run)
-        return source, rank_run(run, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates)
+        return source, match_run(run, self.qrels)
 
-    def score_prepared(self, prepared: tuple[str, RankedRun]) -> RawScores:
-        """Score a ranked run; its warnings are kept, not emitted."""
-        source, ranked = prepared
+    def score_prepared(self, prepared: tuple[str, MatchedRun]) -> RawScores:
+        """Rank and score a matched run; its warnings are kept, not emitted."""
+        source, matched = prepared
+        ranked = rank_matched(matched, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates)
         messages = []
         if ranked.unknown_topics:
             messages.append(f"{ranked.name}: topics not in the qrels are ignored: "

@@ -46,8 +46,31 @@ class RankedRun:
     unknown_topics: list[str]  # run topics the qrels lack, in natural order
 
 
-def rank_run(
-    run: RunTable,
+@dataclass
+class MatchedRun:
+    """A run's lines matched to the judgments, not yet ordered (what can be done while another run is scored)."""
+
+    run: RunTable
+    docno_code: np.ndarray     # identity of each line's docno (codes below n_codes)
+    judged_code: np.ndarray    # its position among the judged docnos, -1 if never judged
+    n_codes: int
+
+
+def match_run(run: RunTable, qrels: Qrels) -> MatchedRun:
+    """Look up each line's docno among the judged ones: one Arrow hash pass, no Python object per line.
+
+    A docno's code serves the duplicate check, and its judged code the lookup of judgments.
+    """
+    return MatchedRun(run, *qrels.match_docnos(run.docno))
+
+
+def rank_run(run: RunTable, qrels: Qrels, **options) -> RankedRun:
+    """Match ``run`` to the judgments and rank it (see :func:`rank_matched` for the options)."""
+    return rank_matched(match_run(run, qrels), qrels, **options)
+
+
+def rank_matched(
+    matched: MatchedRun,
     qrels: Qrels,
     *,
     order: str = "score",
@@ -55,7 +78,7 @@ def rank_run(
     duplicates: str = "error",
     duplicates_within_depth: bool = False,
 ) -> RankedRun:
-    """Order, de-duplicate and truncate ``run``, and look up its judgments.
+    """Order, de-duplicate and truncate a matched run.
 
     duplicates: what a docno repeated within a topic does (:data:`DUPLICATE_RULES`).
     duplicates_within_depth: look for a repeated docno only among the first
@@ -63,6 +86,7 @@ def rank_run(
     """
     if order not in ORDERS or duplicates not in DUPLICATE_RULES:
         raise ValueError(f"unknown order {order!r} or duplicate rule {duplicates!r}")
+    run = matched.run
     # Topics: qrels index, or an index past the qrels for topics they lack.
     labels = run.topic.labels
     label_topic = qrels.topic_position(labels).astype(np.int64)
@@ -72,18 +96,15 @@ def rank_run(
         after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
         label_topic[unknown] = [after[str(labels[j])] for j in unknown]
     topic = label_topic[run.topic.codes]
-    # Each docno of the run is hashed once (in Arrow): its code serves the
-    # duplicate check, and its judged code the lookup of judgments.
-    docno_code, judged_code, n_codes = qrels.match_docnos(run.docno)
-    row = np.full(len(judged_code), -1, dtype=np.int64)
-    judged = np.flatnonzero(judged_code >= 0)
-    row[judged] = qrels.rows_of(np.minimum(topic[judged], qrels.n_topics), judged_code[judged])
+    row = np.full(len(topic), -1, dtype=np.int64)
+    judged = np.flatnonzero(matched.judged_code >= 0)
+    row[judged] = qrels.rows_of(np.minimum(topic[judged], qrels.n_topics), matched.judged_code[judged])
 
     ranked = _order(run, topic, order)
     if duplicates_within_depth and depth is not None:
         ranked = ranked[group_positions(topic[ranked]) <= depth]
     if duplicates != "keep":
-        ranked = _check_duplicates(run, topic, docno_code, n_codes, ranked, duplicates == "first")
+        ranked = _check_duplicates(run, topic, matched.docno_code, matched.n_codes, ranked, duplicates == "first")
     topic_sorted = topic[ranked]
     position = group_positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics

@@ -23,13 +23,13 @@ class RunTable(Lines):
     name: str            # file name, for messages (a label for a run given in memory)
     runid: str           # the runtag of the first line
     topic: Factor
-    docno: pa.Array      # binary: document ids, never one Python object each
+    docno: pa.ChunkedArray  # binary: document ids, never one Python object each (or a pa.Array)
     rank: np.ndarray     # int64
     score: np.ndarray    # float64
     line: np.ndarray     # int64, 1-based
 
     def __post_init__(self) -> None:
-        if not isinstance(self.docno, pa.Array):  # built by hand with an array of str
+        if not isinstance(self.docno, (pa.Array, pa.ChunkedArray)):  # built by hand with an array of str
             self.docno = binary_array(self.docno)
 
     @classmethod

@@ -54,6 +54,11 @@ class InputFile:
         """What Arrow's CSV reader reads: the file's path, or the bytes in memory."""
         return self._path if self._data is None else pa.py_buffer(self._data)
 
+    @property
+    def size(self) -> int:
+        """Bytes (of the file, if not yet read)."""
+        return len(self._data) if self._data is not None else os.path.getsize(self._path)
+
     def head(self) -> bytes:
         """The first bytes, enough for the first line."""
         if self._data is not None:

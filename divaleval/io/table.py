@@ -25,6 +25,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ..errors import InputError
+from ..memory import release_unused_memory
 from .source import InputFile
 
 # Field kinds: "str" (object array), "id" (a Factor: codes and labels),
@@ -186,7 +187,7 @@ _ARROW_TYPES = {
     INT: pa.int64(),
     FLOAT: pa.float64(),
     LEVEL: pa.dictionary(pa.int32(), pa.string()),
-    PRESENT: pa.dictionary(pa.int32(), pa.binary()),
+    PRESENT: pa.binary(),
 }
 
 
@@ -206,7 +207,8 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     try:
         table = pacsv.read_csv(
             source.arrow_input(),
-            read_options=pacsv.ReadOptions(column_names=names),
+            # Arrow's threads only for a large input (the qrels): runs are read in threads of their own.
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=source.size > BIG_INPUT),
             parse_options=pacsv.ParseOptions(delimiter=sep.decode(), quote_char=False, double_quote=False,
                                              escape_char=False, ignore_empty_lines=False),
             convert_options=pacsv.ConvertOptions(
@@ -219,7 +221,7 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
         big = table.nbytes > BIG_INPUT
         del table
         if big:
-            pa.default_memory_pool().release_unused()  # not kept for the small reads that follow
+            release_unused_memory()  # the parser's buffers are not kept for the small reads that follow
     except (pa.ArrowException, ValueError, OverflowError, OSError):
         return None
     if any(field is _REFUSED for field in fields):
@@ -230,7 +232,7 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
 
 
 _REFUSED = object()  # a column the fast path cannot vouch for: the careful path reads the file
-BIG_INPUT = 1 << 25  # after parsing an input this large, the parser's buffers go back to the system
+BIG_INPUT = 1 << 25  # an input this large is parsed by Arrow's threads, and its buffers go back after
 
 
 def _holds_byte(column: pa.Array, char: str) -> bool:
@@ -242,14 +244,12 @@ def _holds_byte(column: pa.Array, char: str) -> bool:
 def _arrow_field(column: pa.ChunkedArray, kind: str, other: str):
     """One parsed column in divaleval's form, or _REFUSED (an empty field, the other separator in a
     field, a NaN, an odd level)."""
-    if kind in (ID, DOCID, LEVEL, PRESENT):
+    if kind in (ID, DOCID, LEVEL):
         column = column.unify_dictionaries()
         dictionary = column.chunk(0).dictionary if column.num_chunks else pa.array([], column.type.value_type)
         if len(dictionary) and (pc.min(pc.binary_length(dictionary)).as_py() == 0
                                 or pc.any(pc.match_substring(dictionary, other)).as_py()):
             return _REFUSED
-        if kind == PRESENT:
-            return None
         codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks]) \
             if column.num_chunks else np.zeros(0, dtype=np.int32)
         if kind == DOCID:
@@ -261,11 +261,11 @@ def _arrow_field(column: pa.ChunkedArray, kind: str, other: str):
             return np.array([_level(text) for text in labels], dtype=np.int64)[codes]
         except (ValueError, OverflowError):
             return _REFUSED
-    if kind in (TEXT, STR):
-        column = column.combine_chunks()
-        if len(column) and (pc.min(pc.binary_length(column)).as_py() == 0 or _holds_byte(column, other)):
+    if kind in (TEXT, STR, PRESENT):
+        if len(column) and (pc.min(pc.binary_length(column)).as_py() == 0
+                            or any(_holds_byte(chunk, other) for chunk in column.chunks)):
             return _REFUSED
-        return column if kind == TEXT else column.to_numpy(zero_copy_only=False)
+        return column if kind == TEXT else None if kind == PRESENT else column.to_numpy()
     values = column.to_numpy()
     if kind == FLOAT and np.isnan(values).any():
         return _REFUSED
