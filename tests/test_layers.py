@@ -24,6 +24,8 @@ LAYERS = [
     {"engine"},
     {"results", "aggregate"},
     {"evaluator"},
+    {"stats"},                 # pure numpy over a topics x runs matrix, knowing no measure
+    {"meta", "axioms"},        # consume score matrices (meta) or score generated cases (axioms)
     {"output"},
     {"api"},
     {"cli", "__init__", "__main__"},

@@ -1,9 +1,7 @@
-"""The command line: a click group whose default command evaluates runs.
+"""``divaleval [evaluate] [OPTIONS] QRELS RUN...``: the default command.
 
-``divaleval [OPTIONS] QRELS RUN...`` is ``divaleval evaluate ...``; other
-commands (``divaleval ndeval ...``) are named first. Thin by design: options
-become one call of the library API, whose per-run results stream into the
-chosen output format.
+Thin by design: options become one call of the library API, whose per-run
+results stream into the chosen output format.
 """
 from __future__ import annotations
 
@@ -12,17 +10,15 @@ import sys
 import click
 from tabulate import tabulate
 
-from . import __version__
-from .api import load_aspects, load_qrels, make_settings, resolve_measures, score_runs
-from .io import parse_aspect_specs
-from .compat import MODES
-from .errors import DivalevalError, UsageError, warn_to_stderr
-from .measures import ALIASES, catalogue, describe_sets
-from .output import FORMATS, make_writer
-from .ranking import ORDERS
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-DEFAULT_COMMAND = "evaluate"
+from .. import __version__
+from ..api import load_aspects, load_qrels, make_settings, resolve_measures, score_runs
+from ..compat import MODES
+from ..errors import DivalevalError, UsageError, warn_to_stderr
+from ..io import parse_aspect_specs
+from ..measures import ALIASES, catalogue, describe_sets
+from ..output import FORMATS, make_writer
+from ..ranking import ORDERS
+from .group import CONTEXT, DEFAULT_COMMAND, PlainContext, main_group
 
 EPILOG = """\b
 Examples:
@@ -39,30 +35,6 @@ RUN may be a file, a directory (every file in it, sorted by name), '-' for
 standard input; gzip is read transparently. Exit status: 0 on success, 2 on a
 bad option or input (the message names the file and line).
 """
-
-
-IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
-
-
-class DefaultGroup(click.Group):
-    """A group that runs its default command when the first argument names no command."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or args[0] not in self.commands:
-            args = [DEFAULT_COMMAND, *args]
-            ctx.meta[IMPLICIT] = True
-        return super().parse_args(ctx, args)
-
-    def resolve_command(self, ctx: click.Context, args: list[str]):
-        name, command, rest = super().resolve_command(ctx, args)
-        # Messages then say "divaleval -h", as the user typed no command name.
-        return ("" if ctx.meta.get(IMPLICIT) else name), command, rest
-
-
-class PlainContext(click.Context):
-    @property
-    def command_path(self) -> str:
-        return super().command_path.strip()
 
 
 class EvaluateCommand(click.Command):
@@ -104,11 +76,6 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
                "order, the whole run and full precision; --compat reproduces a tool's order, depth and "
                "rounding (see README).")
     ctx.exit(0)
-
-
-@click.group(cls=DefaultGroup, context_settings=CONTEXT, invoke_without_command=False)
-def main_group() -> None:
-    """divaleval: an exact, fast evaluator for diversified and multi-aspect rankings."""
 
 
 @main_group.command(
@@ -189,45 +156,3 @@ def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, c
         click.echo(f"divaleval: {exc}", err=True)
         sys.exit(2)
     writer.finish()
-
-
-def _ndeval_help(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if not value or ctx.resilient_parsing:
-        return
-    from .compat import ndeval
-
-    click.echo(ndeval.HELP, nl=False)
-    ctx.exit(0)
-
-
-@main_group.command(
-    "ndeval",
-    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
-    add_help_option=False,
-    short_help="A byte-exact drop-in for ndeval 4.5 (its options, its CSV).",
-)
-@click.option("--help", is_flag=True, is_eager=True, expose_value=False, callback=_ndeval_help,
-              help="Show ndeval's options (as -help does) and exit.")
-@click.argument("args", nargs=-1, type=click.UNPROCESSED)
-def ndeval_command(args) -> None:
-    """divaleval ndeval [options] qrels run: ndeval 4.5's command line, byte for byte."""
-    from .compat import ndeval
-
-    status = ndeval.main(list(args))
-    sys.stdout.flush()
-    sys.exit(status)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``divaleval`` command."""
-    try:
-        sys.stdout.reconfigure(errors="surrogateescape")
-        main_group.main(args=sys.argv[1:] if argv is None else list(argv), prog_name="divaleval")
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
-        sys.stderr.close()
-        sys.exit(1)
-
-
-if __name__ == "__main__":
-    main()
