@@ -77,12 +77,15 @@ def rank_matched(
     depth: int | None = None,
     duplicates: str = "error",
     duplicates_within_depth: bool = False,
+    advice: bool = True,
 ) -> RankedRun:
     """Order, de-duplicate and truncate a matched run.
 
     duplicates: what a docno repeated within a topic does (:data:`DUPLICATE_RULES`).
     duplicates_within_depth: look for a repeated docno only among the first
         ``depth`` documents (ndeval's behaviour) rather than in the whole topic.
+    advice: error messages suggest the native command's options (--order, --dedupe);
+        a drop-in that has no such options turns this off.
     """
     if order not in ORDERS or duplicates not in DUPLICATE_RULES:
         raise ValueError(f"unknown order {order!r} or duplicate rule {duplicates!r}")
@@ -100,11 +103,12 @@ def rank_matched(
     judged = np.flatnonzero(matched.judged_code >= 0)
     row[judged] = qrels.rows_of(np.minimum(topic[judged], qrels.n_topics), matched.judged_code[judged])
 
-    ranked = _order(run, topic, order)
+    ranked = _order(run, topic, order, advice)
     if duplicates_within_depth and depth is not None:
         ranked = ranked[group_positions(topic[ranked]) <= depth]
     if duplicates != "keep":
-        ranked = _check_duplicates(run, topic, matched.docno_code, matched.n_codes, ranked, duplicates == "first")
+        ranked = _check_duplicates(run, topic, matched.docno_code, matched.n_codes, ranked, duplicates == "first",
+                                   advice)
     topic_sorted = topic[ranked]
     position = group_positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics
@@ -131,7 +135,7 @@ def _topic_of(run: RunTable, line: int) -> str:
     return str(run.topic.labels[run.topic.codes[line]])
 
 
-def _order(run: RunTable, topic: np.ndarray, order: str) -> np.ndarray:
+def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) -> np.ndarray:
     """Line indices in evaluation order: by topic, then by the order rule."""
     # Runs usually list each topic's lines together and in order: a stable
     # sort by topic is then close to linear, and often already the answer.
@@ -153,7 +157,7 @@ def _order(run: RunTable, topic: np.ndarray, order: str) -> np.ndarray:
         pair = first_tie(ranked, tied)
         line = pair[1]
         raise InputError.repeat(run.name, run.line, pair, f"rank {run.rank[line]} of topic {_topic_of(run, line)}",
-                                " (ranks must be distinct to order by rank; try --order score)")
+                                " (ranks must be distinct to order by rank; try --order score)" if advice else "")
     # Exact score ties are broken by docno descending; docno order is computed
     # only among the tied lines, which are usually few.
     involved = np.zeros(len(ranked), dtype=bool)
@@ -166,7 +170,7 @@ def _order(run: RunTable, topic: np.ndarray, order: str) -> np.ndarray:
 
 
 def _check_duplicates(run: RunTable, topic: np.ndarray, code: np.ndarray, n_codes: int, ranked: np.ndarray,
-                      dedupe: bool) -> np.ndarray:
+                      dedupe: bool, advice: bool = True) -> np.ndarray:
     """Reject (or, with ``dedupe``, drop) a docno repeated within a topic.
 
     ``code`` identifies each line's docno (codes below ``n_codes``). The copy kept
@@ -185,7 +189,7 @@ def _check_duplicates(run: RunTable, topic: np.ndarray, code: np.ndarray, n_code
         pair = first_tie(ranked[by_key], repeat)
         line = pair[1]
         raise InputError.repeat(run.name, run.line, pair, f"document {docno_text(run, line)} of topic "
-                                f"{_topic_of(run, line)}", " (use --dedupe to keep the first)")
+                                f"{_topic_of(run, line)}", " (use --dedupe to keep the first)" if advice else "")
     drop = np.zeros(len(ranked), dtype=bool)
     drop[by_key[1:][repeat]] = True
     return ranked[~drop]
