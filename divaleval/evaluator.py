@@ -170,6 +170,8 @@ class Evaluator:
         source, matched = prepared
         ranked = rank_matched(matched, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates)
         messages = []
+        if matched.run.extra_fields:
+            messages.append(f"{ranked.name}: some lines have more than 6 fields; fields past the sixth are ignored")
         if ranked.unknown_topics:
             messages.append(f"{ranked.name}: topics not in the qrels are ignored: "
                             f"{describe_ids(ranked.unknown_topics)}")

@@ -142,6 +142,9 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     by_topic = np.argsort(topic, kind="stable")
     if order == "file":
         return by_topic
+    if order == "rank" and run.rank_out_of_range is not None:
+        raise InputError(run.name, run.rank_out_of_range, "rank is out of range (it must fit in 64 bits) "
+                         "to order by rank" + ("; try --order score" if advice else ""))
     key = run.rank if order == "rank" else -run.score
     grouped_topic, grouped_key = topic[by_topic], key[by_topic]
     same_topic = grouped_topic[1:] == grouped_topic[:-1]

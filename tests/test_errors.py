@@ -52,7 +52,6 @@ def test_bad_qrels(tmp_path, case):
 
 RUN_CASES = {
     "five fields": ("1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5\n", 2, "expected 6 fields, found 5"),
-    "seven fields": ("1 Q0 d1 1 2.5 r x\n", 1, "expected 6 fields, found 7"),
     "rank not an integer": ("1 Q0 d1 1 2.5 r\n1 Q0 d2 two 1.5 r\n", 2, "rank 'two'"),
     "score not a number": ("1 Q0 d1 1 abc r\n", 1, "score 'abc' is not a number"),
     "score nan": ("1 Q0 d1 1 nan r\n", 1, "score 'nan' is not a number"),
@@ -67,6 +66,16 @@ def test_bad_run(tmp_path, case):
     qrels, run = write_inputs(tmp_path, run=text)
     check_failure(run_cli([qrels, run]), str(run), line, reason)
     assert run.read_text() == text
+
+
+def test_fields_past_the_sixth_are_ignored_with_one_warning(tmp_path):
+    """trec_eval and ndeval read the first six fields of a run line; so does divaleval, and says so once."""
+    qrels, run = write_inputs(tmp_path, run="1 Q0 d1 1 2.5 r x\n1 Q0 d2 2 1.5 r trailing text\n")
+    clean = tmp_path / "clean.txt"
+    clean.write_text("1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n")
+    result = run_cli([qrels, run])
+    assert result.returncode == 0 and result.stdout == run_cli([qrels, clean]).stdout
+    assert result.stderr.decode().count("past the sixth are ignored") == 1
 
 
 def test_repeated_rank_with_order_rank(tmp_path):

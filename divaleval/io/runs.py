@@ -10,7 +10,7 @@ from ..arrays import group_positions
 from ..errors import InputError
 from .source import InputFile, read_input
 from .table import (
-    FLOAT, ID, INT, PRESENT, TEXT, Factor, Lines, binary_array, integer_array, memory_lines, read_columns,
+    FLOAT, ID, PRESENT, RANK, TEXT, Factor, Lines, binary_array, decode, integer_array, memory_lines, read_columns,
 )
 
 RUN_LAYOUT = "topic Q0 docno rank score runtag"
@@ -27,6 +27,8 @@ class RunTable(Lines):
     rank: np.ndarray     # int64
     score: np.ndarray    # float64
     line: np.ndarray     # int64, 1-based
+    rank_out_of_range: int | None = None  # the line of the first rank beyond 64 bits (clipped): bad only to order by rank
+    extra_fields: bool = False            # some line had fields past the sixth (ignored, as trec_eval and ndeval do)
 
     def __post_init__(self) -> None:
         if not isinstance(self.docno, (pa.Array, pa.ChunkedArray)):  # built by hand with an array of str
@@ -72,13 +74,16 @@ class RunTable(Lines):
 
 
 def read_run(source: str | InputFile) -> RunTable:
-    """Read a TREC run; every line must have exactly six fields."""
+    """Read a TREC run: six fields a line; fields past the sixth are ignored (and noted), as trec_eval does."""
     if isinstance(source, str):
         source = read_input(source)
-    columns = read_columns(source, [ID, PRESENT, TEXT, INT, FLOAT, PRESENT],
-                           names=["topic", "Q0", "docno", "rank", "score", "runtag"], layout=RUN_LAYOUT)
+    columns = read_columns(source, [ID, PRESENT, TEXT, RANK, FLOAT, PRESENT],
+                           names=["topic", "Q0", "docno", "rank", "score", "runtag"], layout=RUN_LAYOUT,
+                           extra_fields="ignore")
     if not len(columns):
         raise InputError(source.name, None, "run file holds no results")
-    topic, _q0, docno, rank, score, _runtag = columns.fields
-    return RunTable(source.name, columns.line_text(int(columns.lines[0])).split()[5], topic, docno, rank, score,
-                    columns.lines)
+    topic, _q0, docno, (rank, out_of_range), score, _runtag = columns.fields
+    runid = decode(source.line_bytes(int(columns.lines[0])).split()[5])
+    return RunTable(source.name, runid, topic, docno, rank, score, columns.lines,
+                    rank_out_of_range=None if out_of_range is None else int(columns.lines[out_of_range]),
+                    extra_fields=columns.extra_fields)

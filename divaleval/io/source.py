@@ -1,22 +1,27 @@
-"""Opening inputs: files, standard input (``-``), gzip, and run directories.
+"""Opening inputs: files, standard input (``-``), pipes, gzip, and run directories.
 
-A regular file is read where it lies: the fast reader hands its path to Arrow,
-and its bytes are loaded only if the careful reader needs them (an odd line to
-name). Everything else is read exactly once, as a stream, into memory: standard
-input, named pipes, process substitution, and gzip (recognised by its magic
-bytes, decompressed on the way). Inputs are only ever read, never written.
+Every input is read exactly once as a stream. A regular file is then read where
+it lies: the fast reader hands its path to Arrow. Anything that cannot be read
+twice or where it lies (standard input, a named pipe, process substitution,
+``/dev/stdin``, gzip, recognised by its magic bytes and decompressed on the
+way) is copied once into a temporary file, so that a reader may look at it
+again (to name a bad line) without holding it in memory: memory stays near
+the size of the parsed columns whatever the size of the input. Inputs are only
+ever read, never written; the temporary copy is removed when the input is
+dropped, and at exit.
 """
 from __future__ import annotations
 
 import gzip
 import io
+import mmap
 import os
+import shutil
 import stat
 import sys
+import tempfile
 import zlib
 from typing import BinaryIO
-
-import pyarrow as pa
 
 from ..errors import InputError
 
@@ -24,21 +29,24 @@ GZIP_MAGIC = b"\x1f\x8b"
 STDIN_NAME = "-"
 STDIN_ONCE = "standard input ('-') can be read only once"
 HEAD = 1 << 16  # bytes enough to see a file's first line
+COPY_CHUNK = 1 << 20
 
 
 class InputFile:
     """One input: a name to report it by, and its (decompressed) bytes or the regular file holding them."""
 
-    def __init__(self, name: str, data: bytes | None = None, path: str | None = None) -> None:
+    def __init__(self, name: str, data: bytes | None = None, path: str | None = None,
+                 spool: "tempfile._TemporaryFileWrapper | None" = None) -> None:
         if (data is None) == (path is None):
             raise ValueError("an input has its bytes or a path, not both")
         self.name = name
         self._data = data
         self._path = path
+        self._spool = spool  # the temporary copy of a stream (removed with this object)
 
     @property
     def data(self) -> bytes:
-        """The whole content (read from the file on first use)."""
+        """The whole content (read from the file on first use: for small inputs only)."""
         if self._data is None:
             try:
                 with open(self._path, "rb") as handle:
@@ -48,11 +56,20 @@ class InputFile:
         return self._data
 
     def open(self) -> BinaryIO:
-        return io.BytesIO(self._data) if self._data is not None else open(self._path, "rb")
+        if self._data is not None:
+            return io.BytesIO(self._data)
+        try:
+            return open(self._path, "rb")
+        except OSError as exc:
+            raise InputError(self.name, None, f"cannot read: {exc.strerror or exc}") from None
 
     def arrow_input(self):
         """What Arrow's CSV reader reads: the file's path, or the bytes in memory."""
-        return self._path if self._data is None else pa.py_buffer(self._data)
+        if self._data is None:
+            return self._path
+        import pyarrow as pa
+
+        return pa.py_buffer(self._data)
 
     @property
     def size(self) -> int:
@@ -61,10 +78,25 @@ class InputFile:
 
     def head(self) -> bytes:
         """The first bytes, enough for the first line."""
-        if self._data is not None:
-            return self._data[:HEAD]
-        with open(self._path, "rb") as handle:
+        with self.open() as handle:
             return handle.read(HEAD)
+
+    def contains(self, byte: bytes) -> bool:
+        """Whether the input holds ``byte`` anywhere (a scan of the file as mapped, not a copy)."""
+        if self._data is not None:
+            return byte in self._data
+        if self.size == 0:
+            return False
+        with self.open() as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            return mapped.find(byte) >= 0
+
+    def line_bytes(self, line: int) -> bytes:
+        """Line ``line`` (1-based) without its line end (empty past the end)."""
+        with self.open() as handle:
+            for number, raw in enumerate(handle, start=1):
+                if number == line:
+                    return raw.rstrip(b"\n")
+        return b""
 
 
 def display_name(path: str) -> str:
@@ -72,28 +104,62 @@ def display_name(path: str) -> str:
 
 
 def read_input(path: str) -> InputFile:
-    """Open an input: a regular file by its path; anything else (``-``, a pipe, gzip) read whole, once."""
+    """Open an input: a regular file by its path; anything else copied once into a temporary file."""
     name = display_name(path)
     try:
         if path == STDIN_NAME:
-            data = sys.stdin.buffer.read()
-        elif os.path.isdir(path):
+            return _spooled(name, sys.stdin.buffer)
+        if os.path.isdir(path):
             raise InputError(name, None, "is a directory, not a file")
-        else:
-            with open(path, "rb") as handle:
-                if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    if handle.read(2) != GZIP_MAGIC:
-                        return InputFile(name, path=path)
-                    handle.seek(0)
-                data = handle.read()  # gzip, or a pipe: read once, whole
+        with open(path, "rb") as handle:
+            if stat.S_ISREG(os.fstat(handle.fileno()).st_mode) and handle.read(2) != GZIP_MAGIC:
+                return InputFile(name, path=path)
+            if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                handle.seek(0)
+            return _spooled(name, handle)
     except OSError as exc:
         raise InputError(name, None, f"cannot open: {exc.strerror or exc}") from None
-    if data[:2] == GZIP_MAGIC:
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(name, None, f"cannot decompress gzip data: {exc}") from None
-    return InputFile(name, data=data)
+
+
+def _spooled(name: str, stream: BinaryIO) -> InputFile:
+    """A stream copied once into a temporary file (gzip, recognised by its first bytes, decompressed)."""
+    start = stream.read(2)
+    spool = tempfile.NamedTemporaryFile(prefix="divaleval-", suffix=".input")
+    try:
+        if start == GZIP_MAGIC:
+            with gzip.GzipFile(fileobj=_Prefixed(start, stream), mode="rb") as unzipped:
+                shutil.copyfileobj(unzipped, spool, COPY_CHUNK)
+        else:
+            spool.write(start)
+            shutil.copyfileobj(stream, spool, COPY_CHUNK)
+        spool.flush()
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        spool.close()
+        raise InputError(name, None, f"cannot decompress gzip data: {exc}") from None
+    except OSError as exc:
+        spool.close()
+        raise InputError(name, None, f"cannot read: {exc.strerror or exc}") from None
+    return InputFile(name, path=spool.name, spool=spool)
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream whose first bytes were already read: ``prefix``, then the rest of ``stream``."""
+
+    def __init__(self, prefix: bytes, stream: BinaryIO) -> None:
+        self._prefix, self._stream = prefix, stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self._prefix:
+            count = min(len(buffer), len(self._prefix))
+            buffer[:count] = self._prefix[:count]
+            self._prefix = self._prefix[count:]
+            return count
+        data = self._stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
 
 
 def expand_run_paths(paths: list[str]) -> list[str]:

@@ -1,23 +1,30 @@
 """Splitting a whitespace-separated file into typed columns, with line numbers.
 
-Two paths give the same result:
+Fields are separated by any run of ASCII whitespace (space, tab, vertical tab,
+form feed, carriage return: C's ``isspace``); lines end at a newline. A file is
+never held as one Python object per line: two paths give the same columns.
 
-* the fast path: pyarrow's multithreaded CSV reader with a one-character
-  separator (space or tab), typed columns, ids dictionary-encoded as they are
-  parsed and document ids kept as Arrow binary arrays: no Python object per
-  line. It is taken only when the file's shape proves it safe: one kind of
-  separator (counted), as many fields on every line (pyarrow checks), no empty
-  field, as many rows as lines, no NaN;
+* the fast path: pyarrow's CSV reader with a one-character separator (space or
+  tab), ids dictionary-encoded as they are parsed and document ids kept as
+  Arrow binary arrays. It is taken only when the file's shape proves it safe:
+  one kind of separator (counted), as many fields on every line (pyarrow
+  checks), no empty field, as many rows as lines, every number well formed;
 * the careful path, for everything else, and to name the line of any problem
-  the fast path meets: any run of whitespace separates fields, blank lines are
-  handled, and every field is checked so that an error names its exact line.
+  the fast path meets: the bytes are normalised block by block with numpy (runs
+  of whitespace become one tab, leading and trailing whitespace go, fields past
+  the last wanted are cut), the fields counted per line, and the normalised
+  block parsed by Arrow as binary columns, which are then checked value by
+  value so that an error names its exact line.
+
+Numbers are plain ASCII, as C writes them: integers ``[+-]digits``; reals
+with an optional sign, digits, a point, an exponent, or ``inf``/``infinity``.
+Underscores, other scripts' digits, hexadecimal and NaN are refused.
 """
 from __future__ import annotations
 
-import csv
-import io
-import warnings
+import re
 from dataclasses import dataclass
+from typing import Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -28,12 +35,29 @@ from ..errors import InputError
 from ..memory import release_unused_memory
 from .source import InputFile
 
-# Field kinds: "str" (object array), "id" (a Factor: codes and labels),
-# "docid" (a Factor whose labels are an Arrow binary array: the judged document
-# ids, never one Python object each), "text" (an Arrow binary array: a run's
-# document ids), "int" (int64), "float" (float64, NaN refused), "level" (int64
-# from an integer or an NTCIR level L<k>), "present" (must be there; value not kept).
+# Field kinds: "str" (object array of str; small files only), "id" (a Factor: codes and labels),
+# "docid" (a Factor whose labels are an Arrow binary array: the judged document ids, never one
+# Python object each), "text" (an Arrow binary array: a run's document ids), "int" (int64),
+# "float" (float64, NaN refused), "level" (int64 from an integer or an NTCIR level L<k>, within
+# LEVEL_MIN..LEVEL_MAX), "rank" (int64 and the row of the first value beyond 64 bits, clipped: an error
+# only where ranks are read), "present" (must be there; value not kept).
 STR, ID, DOCID, TEXT, INT, FLOAT, LEVEL, PRESENT = "str", "id", "docid", "text", "int", "float", "level", "present"
+RANK = "rank"
+LEVEL_MIN, LEVEL_MAX = -32768, 32767
+
+WHITESPACE = b" \t\v\f\r"   # C's isspace() but the newline, which ends a line
+BOM = b"\xef\xbb\xbf"        # a UTF-8 byte-order mark at the start of a file is skipped
+INTEGER_PATTERN = r"^[+-]?[0-9]+$"
+REAL_PATTERN = r"^[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf(?:inity)?))$"
+LEVEL_TEXT = re.compile(r"L[0-9]+|[+-]?[0-9]+", re.ASCII)
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+BLOCK = 1 << 23              # bytes normalised at a time by the careful path
+BIG_INPUT = 1 << 25          # an input this large is parsed by Arrow's threads, and its buffers go back after
+
+_IS_SPACE = np.zeros(256, dtype=bool)
+_IS_SPACE[list(WHITESPACE)] = True
+_IS_SPACE_NL = _IS_SPACE.copy()
+_IS_SPACE_NL[ord("\n")] = True
 
 
 @dataclass
@@ -57,7 +81,7 @@ class Factor:
 
     @staticmethod
     def of(values: np.ndarray) -> "Factor":
-        import pandas as pd  # only for ids read on the careful path or given in memory
+        import pandas as pd  # only for ids given in memory
 
         codes, labels = pd.factorize(values)
         return Factor(codes.astype(np.int32), np.asarray(labels, dtype=object))
@@ -84,6 +108,11 @@ def id_array(values) -> np.ndarray:
     return np.array([str(v) for v in values], dtype=object)
 
 
+def decode(raw: bytes) -> str:
+    """Bytes of a file as text; bytes that are not UTF-8 survive (and print back) unchanged."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
 class Lines:
     """A table with one entry per line of its source: ``len`` is the number of lines kept."""
 
@@ -106,7 +135,12 @@ def integer_array(values, name: str, what: str) -> np.ndarray:
     out = np.empty(len(array), dtype=np.int64)
     for row, value in enumerate(array.tolist()):
         try:
-            number = int(value) if isinstance(value, str) else value
+            if isinstance(value, str):
+                if not re.fullmatch(INTEGER_PATTERN[1:-1], value, re.ASCII):
+                    raise ValueError
+                number = int(value)
+            else:
+                number = value
             if not float(number).is_integer():
                 raise ValueError
             out[row] = int(number)
@@ -117,24 +151,37 @@ def integer_array(values, name: str, what: str) -> np.ndarray:
 
 @dataclass
 class Columns:
-    """Typed fields of a file; ``lines[r]`` is the 1-based line of row r."""
+    """Typed fields of a file; ``lines[r]`` is the 1-based line of row r.
+
+    extra_fields: whether some line had fields past the last one kept (when
+    they are ignored rather than refused).
+    """
 
     source: InputFile
     fields: list
     lines: np.ndarray
+    extra_fields: bool = False
 
     def __len__(self) -> int:
         return len(self.lines)
 
     def line_text(self, line: int) -> str:
-        with self.source.open() as handle:
-            for number, raw in enumerate(handle, start=1):
-                if number == line:
-                    return raw.rstrip(b"\r\n").decode("utf-8", "replace")
-        return ""
+        return decode(self.source.line_bytes(line))
+
+    def line_fields(self, line: int) -> list[str]:
+        """The fields of a line, split as every reader splits them."""
+        return [decode(field) for field in self.source.line_bytes(line).split()]
 
     def error(self, row: int, reason: str) -> InputError:
         return InputError(self.source.name, int(self.lines[row]), reason)
+
+
+class _BadValue(Exception):
+    """A value a converter refuses: its row and why (the careful path turns it into FILE:LINE)."""
+
+    def __init__(self, row: int, reason: str) -> None:
+        super().__init__(reason)
+        self.row, self.reason = row, reason
 
 
 def read_columns(
@@ -148,7 +195,8 @@ def read_columns(
 ) -> Columns:
     """Read a file whose lines hold ``len(kinds)`` fields of the given kinds.
 
-    extra_fields: "error", or "ignore" to drop fields past the last (ndeval).
+    extra_fields: "error", or "ignore" to drop fields past the last (and note
+        in ``Columns.extra_fields`` that some line had them).
     blank_lines: "skip" or "error".
     names: the fields' names, for messages ("rank 'x' is not an integer").
     """
@@ -156,35 +204,25 @@ def read_columns(
     if fast is not None:
         return fast
     hint = f" (expected: {layout})" if layout else ""
-    columns = split_columns(source, len(kinds), len(kinds) if extra_fields == "error" else None,
-                            blank_lines=blank_lines, hint=hint)
-    converted = []
+    raw, lines, extra = _careful_split(source, len(kinds), extra_fields == "error", blank_lines, hint)
+    fields = []
     for j, kind in enumerate(kinds):
-        text = columns.fields[j]
-        if kind == INT:
-            converted.append(parse_int_column(columns, j, names[j]))
-        elif kind == LEVEL:
-            converted.append(parse_level_column(columns, j, names[j]))
-        elif kind == FLOAT:
-            converted.append(parse_float_column(columns, j, names[j]))
-        elif kind in (ID, DOCID):
-            factor = Factor.of(text)
-            converted.append(factor if kind == ID else Factor(factor.codes, binary_array(factor.labels)))
-        elif kind == PRESENT:
-            converted.append(None)
-        elif kind == TEXT:
-            converted.append(binary_array(text))
-        else:
-            converted.append(text)
-    return Columns(source, converted, columns.lines)
+        try:
+            fields.append(_convert(raw[j], kind, names[j]))
+        except _BadValue as bad:
+            raise InputError(source.name, int(lines[bad.row]), bad.reason) from None
+    return Columns(source, fields, lines, extra)
 
+
+# -- the fast path ---------------------------------------------------------------------
 
 _ARROW_TYPES = {
     ID: pa.dictionary(pa.int32(), pa.string()),
     DOCID: pa.dictionary(pa.int32(), pa.binary()),
     TEXT: pa.binary(),
     STR: pa.string(),
-    INT: pa.int64(),
+    INT: pa.binary(),          # checked as text: Arrow's own parser would take 0x10 for 16
+    RANK: pa.binary(),
     FLOAT: pa.float64(),
     LEVEL: pa.dictionary(pa.int32(), pa.string()),
     PRESENT: pa.binary(),
@@ -194,12 +232,17 @@ _ARROW_TYPES = {
 def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Columns | None:
     """pyarrow's reader with a one-character separator, or None where it is not provably right."""
     head = source.head()
-    first = head.split(b"\n", 1)[0].rstrip(b"\r")
-    if not first or head[:1].isspace() or (b" " in first) == (b"\t" in first):
-        return None  # empty, indented, or no single separator on the first line
+    if head.startswith(BOM):
+        head = head[len(BOM):]
+    first = head.split(b"\n", 1)[0]
+    if not first or _IS_SPACE[head[0]] or any(c in first for c in b"\v\f\r") \
+            or (b" " in first) == (b"\t" in first):
+        return None  # empty, indented, odd whitespace, or no single separator on the first line
+    if source.contains(b"\r"):
+        return None  # Arrow would end a line at a carriage return; for every reader here it is whitespace
     sep, other = (b" ", "\t") if b" " in first else (b"\t", " ")
     width = len(kinds)
-    if extra_fields != "error":  # ndeval's reading: fields past the last are ignored
+    if extra_fields != "error":  # fields past the last are ignored
         width = first.count(sep) + 1  # (every line must have as many as the first)
         if width < len(kinds):
             return None
@@ -217,201 +260,270 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
                 quoted_strings_can_be_null=False),
         )
         rows = table.num_rows
-        fields = [_arrow_field(table.column(j), kind, other) for j, kind in enumerate(kinds)]
+        fields = []
+        for j, kind in enumerate(kinds):
+            column = table.column(j)
+            if _holds_whitespace(column, kind, other):
+                return None
+            fields.append(_convert(column, kind, ""))
         big = table.nbytes > BIG_INPUT
         del table
         if big:
             release_unused_memory()  # the parser's buffers are not kept for the small reads that follow
-    except (pa.ArrowException, ValueError, OverflowError, OSError):
-        return None
-    if any(field is _REFUSED for field in fields):
+    except (pa.ArrowException, ValueError, OverflowError, OSError, _BadValue):
         return None
     # Every line is a row: a blank line has too few fields, and a carriage return
-    # ends a line for this reader as for the careful one.
-    return Columns(source, fields, np.arange(1, rows + 1, dtype=np.int64))
+    # anywhere was ruled out above or makes a field that holds whitespace.
+    lines = np.arange(1, rows + 1, dtype=np.int64)
+    return Columns(source, fields, lines, extra_fields != "error" and width > len(kinds))
 
 
-_REFUSED = object()  # a column the fast path cannot vouch for: the careful path reads the file
-BIG_INPUT = 1 << 25  # an input this large is parsed by Arrow's threads, and its buffers go back after
-
-
-def _holds_byte(column: pa.Array, char: str) -> bool:
-    """Whether the bytes of a binary or string array hold ``char`` (one scan of its data buffer)."""
-    data = column.buffers()[2]
-    return data is not None and bool((np.frombuffer(data, dtype=np.uint8) == ord(char)).any())
-
-
-def _arrow_field(column: pa.ChunkedArray, kind: str, other: str):
-    """One parsed column in divaleval's form, or _REFUSED (an empty field, the other separator in a
-    field, a NaN, an odd level)."""
+def _holds_whitespace(column: pa.ChunkedArray, kind: str, other: str) -> bool:
+    """Whether a parsed column holds an empty field, or whitespace inside a field (the fast path's
+    single separator misses it). Numbers were parsed, so only text columns can."""
+    if kind in (FLOAT,):
+        return False
     if kind in (ID, DOCID, LEVEL):
         column = column.unify_dictionaries()
-        dictionary = column.chunk(0).dictionary if column.num_chunks else pa.array([], column.type.value_type)
-        if len(dictionary) and (pc.min(pc.binary_length(dictionary)).as_py() == 0
-                                or pc.any(pc.match_substring(dictionary, other)).as_py()):
-            return _REFUSED
-        codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks]) \
-            if column.num_chunks else np.zeros(0, dtype=np.int32)
-        if kind == DOCID:
-            return Factor(codes.astype(np.int32, copy=False), dictionary)
-        labels = dictionary.to_numpy(zero_copy_only=False).astype(object)
-        if kind == ID:
-            return Factor(codes.astype(np.int32, copy=False), labels)
-        try:  # a level: each distinct text once
-            return np.array([_level(text) for text in labels], dtype=np.int64)[codes]
-        except (ValueError, OverflowError):
-            return _REFUSED
-    if kind in (TEXT, STR, PRESENT):
-        if len(column) and (pc.min(pc.binary_length(column)).as_py() == 0
-                            or any(_holds_byte(chunk, other) for chunk in column.chunks)):
-            return _REFUSED
-        return column if kind == TEXT else None if kind == PRESENT else column.to_numpy()
-    values = column.to_numpy()
-    if kind == FLOAT and np.isnan(values).any():
-        return _REFUSED
-    return values
-
-
-def split_columns(
-    source: InputFile,
-    min_fields: int,
-    max_fields: int | None,
-    *,
-    blank_lines: str = "skip",
-    hint: str = "",
-) -> Columns:
-    """Split every line on runs of whitespace into str fields (the careful path).
-
-    min_fields: fewer fields on a line is an error.
-    max_fields: more fields is an error; None keeps the first ``min_fields``
-        and ignores the rest (ndeval's reading).
-    """
-    width = (max_fields + 1) if max_fields is not None else min_fields
-    fields = _tokenize(source, width, min_fields, max_fields, blank_lines, hint)
-    lines = np.arange(1, len(fields[0]) + 1, dtype=np.int64)
-    columns = Columns(source, fields, lines)
-    if not len(lines):
-        return columns
-
-    blank = fields[0] == ""
-    if blank.any():
-        if blank_lines == "error":
-            raise columns.error(int(np.argmax(blank)), "blank line" + hint)
-        keep = ~blank
-        columns = Columns(source, [f[keep] for f in fields], lines[keep])
-        fields = columns.fields
-        if not len(columns):
-            return columns
-
-    short = fields[min_fields - 1] == ""
-    if short.any():
-        row = int(np.argmax(short))
-        found = len(columns.line_text(int(columns.lines[row])).split())
-        raise columns.error(row, f"expected {min_fields} fields, found {found}{hint}")
-    if max_fields is not None:
-        long = fields[max_fields] != ""
-        if long.any():
-            row = int(np.argmax(long))
-            found = len(columns.line_text(int(columns.lines[row])).split())
-            raise columns.error(row, f"expected {max_fields} fields, found {found}{hint}")
-        columns.fields = fields[:max_fields]
-    return columns
-
-
-def _tokenize(source: InputFile, width: int, min_fields: int, max_fields: int | None,
-              blank_lines: str, hint: str) -> list[np.ndarray]:
-    if not source.data.strip():
-        # Only whitespace: pandas would refuse it; keep the blank lines countable.
-        count = source.data.count(b"\n") + (0 if source.data.endswith(b"\n") or not source.data else 1)
-        return [np.full(count, "", dtype=object) for _ in range(width)]
-    # With max_fields, `width` has one sentinel column past it that catches
-    # longer lines; without, usecols drops the extra fields (ndeval's reading).
-    layout = {"index_col": False} if max_fields is not None else {"usecols": list(range(width))}
-    import pandas as pd  # the careful path only: the fast one never needs pandas
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            frame = pd.read_csv(
-                io.BytesIO(source.data),
-                sep=r"\s+",
-                header=None,
-                names=list(range(width)),
-                dtype=str,
-                keep_default_na=False,
-                na_values=[],
-                skip_blank_lines=False,
-                quoting=csv.QUOTE_NONE,
-                engine="c",
-                encoding="utf-8",
-                encoding_errors="surrogateescape",
-                **layout,
-            )
-        except (ValueError, pd.errors.ParserError) as exc:
-            _diagnose(source, min_fields, max_fields, blank_lines, hint)
-            raise InputError(source.name, None, f"cannot parse: {exc}") from None
-    return [frame[j].to_numpy(dtype=object) for j in range(width)]
-
-
-def _diagnose(source: InputFile, min_fields: int, max_fields: int | None, blank_lines: str, hint: str) -> None:
-    """Find, line by line, the first line with a wrong number of fields, and raise."""
-    for number, raw in enumerate(source.data.split(b"\n"), start=1):
-        found = len(raw.split())
-        if found == 0:
-            if blank_lines == "error" and number <= source.data.count(b"\n"):
-                raise InputError(source.name, number, "blank line" + hint)
+        chunks = [chunk.dictionary for chunk in column.chunks[:1]]
+    else:
+        chunks = column.chunks
+    for chunk in chunks:
+        if not len(chunk):
             continue
-        if found < min_fields or (max_fields is not None and found > max_fields):
-            expected = min_fields if found < min_fields else max_fields
-            raise InputError(source.name, number, f"expected {expected} fields, found {found}{hint}")
+        if pc.min(pc.binary_length(chunk)).as_py() == 0:
+            return True
+        data = chunk.buffers()[2]
+        if data is not None and _IS_SPACE_NL[np.frombuffer(data, dtype=np.uint8)].any():
+            return True
+    return False
 
 
-def parse_int_column(columns: Columns, j: int, what: str) -> np.ndarray:
-    """Field j as int64; a non-integer names its line."""
-    return _integer_column(columns, j, int, f"{what} {{!r}} is not an integer")
+# -- the careful path ------------------------------------------------------------------
+
+def _careful_split(source: InputFile, width: int, refuse_extra: bool, blank_lines: str,
+                   hint: str) -> tuple[list[pa.ChunkedArray], np.ndarray, bool]:
+    """The first ``width`` fields of every non-blank line as binary columns, their line numbers,
+    and whether some line had more fields (an error if ``refuse_extra``)."""
+    chunks: list[list[pa.Array]] = [[] for _ in range(width)]
+    line_parts: list[np.ndarray] = []
+    extra = False
+    names = [f"f{j}" for j in range(width)]
+    for block, first_line in _blocks(source):
+        normalised, fields_per_line = _normalise(block, width)
+        blank = fields_per_line == 0
+        if blank_lines == "error" and blank.any():
+            line = first_line + int(np.argmax(blank))
+            raise InputError(source.name, line, "blank line" + hint)
+        short = ~blank & (fields_per_line < width)
+        long = fields_per_line > width
+        if refuse_extra:
+            short |= long
+        if short.any():
+            row = int(np.argmax(short))
+            raise InputError(source.name, first_line + row,
+                             f"expected {width} fields, found {int(fields_per_line[row])}{hint}")
+        extra = extra or bool(long.any())
+        kept = np.flatnonzero(~blank)
+        if not len(kept):
+            continue
+        line_parts.append(first_line + kept.astype(np.int64))
+        table = pacsv.read_csv(
+            pa.py_buffer(normalised),
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
+            parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
+                                             escape_char=False, ignore_empty_lines=True),
+            convert_options=pacsv.ConvertOptions(column_types={name: pa.binary() for name in names},
+                                                 null_values=[], strings_can_be_null=False),
+        )
+        if table.num_rows != len(kept):  # cannot happen: every kept line is one row of `width` fields
+            raise InputError(source.name, None, "cannot split the file into lines and fields")
+        for j in range(width):
+            chunks[j].extend(table.column(j).chunks)
+    lines = np.concatenate(line_parts) if line_parts else np.zeros(0, dtype=np.int64)
+    columns = [pa.chunked_array(parts, pa.binary()) for parts in chunks]
+    return columns, lines, extra
 
 
-def parse_level_column(columns: Columns, j: int, what: str) -> np.ndarray:
-    """Field j as relevance levels: integers, or NTCIR's ``L<k>``."""
-    return _integer_column(columns, j, _level, f"{what} {{!r}} is neither an integer nor an NTCIR level L<k>")
+def _blocks(source: InputFile) -> Iterator[tuple[bytes, int]]:
+    """The input in blocks that end at a newline, each with the number of its first line."""
+    line = 1
+    rest = b""
+    with source.open() as handle:
+        start = handle.read(len(BOM))
+        if start != BOM:
+            rest = start
+        while True:
+            data = handle.read(BLOCK)
+            if not data:
+                break
+            data = rest + data
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                rest = data
+                continue
+            block, rest = data[:cut], data[cut:]
+            yield block, line
+            line += block.count(b"\n")
+    if rest:
+        yield rest + b"\n", line
 
 
-def _level(text: str) -> int:
-    return int(text[1:] if text[:1] == "L" else text)
+def _normalise(block: bytes, width: int) -> tuple[bytes, np.ndarray]:
+    """A block of whole lines rewritten as ``f1<TAB>f2...<NL>`` (the first ``width`` fields of each
+    line; blank lines stay empty), and the number of fields each line had."""
+    data = np.frombuffer(block, dtype=np.uint8)
+    newline = data == ord("\n")
+    field = ~_IS_SPACE_NL[data]
+    starts = field.copy()
+    starts[1:] &= ~field[:-1]
+    line_of = np.cumsum(newline, dtype=np.int32)
+    line_of -= newline                       # a newline belongs to the line it ends
+    n_lines = int(newline.sum())
+    # Field number (1-based) of every byte of a field: starts so far, less those of earlier lines.
+    started = np.cumsum(starts, dtype=np.int32)
+    before_line = np.zeros(n_lines + 1, dtype=np.int32)
+    before_line[1:] = started[newline]
+    number = started - before_line[line_of]
+    fields_per_line = np.diff(before_line)
+    keep = (field & (number <= width)) | newline
+    # The byte before each later field's first byte is whitespace: it becomes the one separator.
+    separator = np.flatnonzero(starts & (number >= 2) & (number <= width)) - 1
+    keep[separator] = True
+    out = data.copy()
+    out[separator] = ord("\t")
+    return out[keep].tobytes(), fields_per_line
 
 
-def _integer_column(columns: Columns, j: int, convert, problem: str) -> np.ndarray:
-    """Field j as int64: in bulk, or value by value to name the first bad line."""
-    text = columns.fields[j]
+# -- typed values ----------------------------------------------------------------------
+
+def _convert(column: pa.ChunkedArray, kind: str, name: str):
+    """A binary (or already typed, on the fast path) column in divaleval's form; _BadValue names a row."""
+    if kind == PRESENT:
+        return None
+    if kind == TEXT:
+        return column
+    if kind == STR:
+        return np.array([decode(v) if isinstance(v, bytes) else v for v in column.to_pylist()], dtype=object)
+    if kind in (ID, DOCID, LEVEL):
+        encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
+        encoded = encoded.unify_dictionaries()
+        dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.binary())
+        codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in encoded.chunks]) \
+            if encoded.num_chunks else np.zeros(0, dtype=np.int32)
+        codes = codes.astype(np.int32, copy=False)
+        if kind == DOCID:
+            return Factor(codes, dictionary.cast(pa.binary()))
+        labels = [decode(v) if isinstance(v, bytes) else v for v in dictionary.to_pylist()]
+        if kind == ID:
+            return Factor(codes, np.array(labels, dtype=object))
+        levels = np.empty(len(labels), dtype=np.int64)
+        for j, text in enumerate(labels):
+            levels[j] = _level(text, lambda reason: _BadValue(int(np.argmax(codes == j)), reason), name)
+        return levels[codes]
+    if kind == INT:
+        return _integers(column, name)
+    if kind == RANK:
+        return _integers(column, name, clip=True)
+    if kind == FLOAT:
+        return _reals(column, name)
+    raise ValueError(f"unknown field kind {kind!r}")
+
+
+def _level(text: str, bad, name: str) -> int:
+    if not LEVEL_TEXT.fullmatch(text):
+        raise bad(f"{name} {text!r} is neither an integer nor an NTCIR level L<k>")
+    value = int(text[1:] if text[:1] == "L" else text)
+    if not LEVEL_MIN <= value <= LEVEL_MAX:
+        raise bad(f"{name} {text} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
+    return value
+
+
+def _first_false(mask: pa.ChunkedArray | pa.Array) -> int | None:
+    values = mask.to_numpy(zero_copy_only=False) if isinstance(mask, pa.Array) else \
+        np.concatenate([chunk.to_numpy(zero_copy_only=False) for chunk in mask.chunks]) if mask.num_chunks \
+        else np.zeros(0, dtype=bool)
+    bad = ~values
+    return int(np.argmax(bad)) if bad.any() else None
+
+
+def _text_of(column, row: int) -> str:
+    value = column[row].as_py()
+    return decode(value) if isinstance(value, bytes) else str(value)
+
+
+def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
+    """ASCII integers (an optional sign, digits) as int64.
+
+    clip: a value beyond 64 bits is clipped to the nearest int64 instead of
+    refused, and the result is (values, row of the first such value or None).
+    """
+    row = _first_false(pc.match_substring_regex(column, INTEGER_PATTERN))
+    if row is not None:
+        raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not an integer")
+    text = column.cast(pa.string())
+    if pc.any(pc.starts_with(text, "+")).as_py():
+        text = pc.replace_substring_regex(text, r"^\+", "")
     try:
-        return text.astype(np.int64)
-    except (ValueError, OverflowError):
+        values = pc.cast(text, pa.int64()).to_numpy()
+        return (values, None) if clip else values
+    except pa.ArrowInvalid:  # beyond 64 bits
         pass
-    values = np.empty(len(text), dtype=np.int64)
-    for row, value in enumerate(text):
-        try:
-            values[row] = convert(value)
-        except (ValueError, OverflowError):
-            raise columns.error(row, problem.format(value)) from None
-    return values
+    lengths = pc.binary_length(text).to_numpy()
+    long = np.flatnonzero(lengths >= 19)
+    big = {int(row): int(_text_of(text, row)) for row in long}
+    beyond = [row for row, value in big.items() if not INT64_MIN <= value <= INT64_MAX]
+    if not beyond:
+        raise _BadValue(int(long[0]) if len(long) else 0, f"{name} cannot be read as an integer")
+    if not clip:
+        raise _BadValue(beyond[0], f"{name} {big[beyond[0]]} is out of range (it must fit in 64 bits)")
+    fitted = pc.if_else(pa.array(np.isin(np.arange(len(text)), beyond)), "0", text.combine_chunks())
+    values = pc.cast(fitted, pa.int64()).to_numpy(zero_copy_only=False).copy()
+    for row in beyond:
+        values[row] = INT64_MAX if big[row] > 0 else INT64_MIN
+    return values, beyond[0]
+
+
+def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
+    """ASCII reals (sign, digits, point, exponent, inf) as float64; NaN refused."""
+    if pa.types.is_floating(column.type):
+        values = column.to_numpy()
+        bad = np.isnan(values)
+        if bad.any():
+            raise _BadValue(int(np.argmax(bad)), f"{name} is not a number")
+        return values
+    row = _first_false(pc.match_substring_regex(column, REAL_PATTERN))
+    if row is not None:
+        raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not a number")
+    return pc.cast(column.cast(pa.string()), pa.float64()).to_numpy()
+
+
+# -- small files, field by field -----------------------------------------------------
+
+def split_columns(source: InputFile, min_fields: int, max_fields: int, *, hint: str = "") -> Columns:
+    """Every non-blank line split on runs of whitespace into ``min_fields`` .. ``max_fields`` str
+    fields (absent optional ones ""), for small files such as intent probabilities."""
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    data = source.data
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        fields = raw.split()
+        if not fields:
+            continue
+        if not min_fields <= len(fields) <= max_fields:
+            expected = min_fields if len(fields) < min_fields else max_fields
+            raise InputError(source.name, number, f"expected {expected} fields, found {len(fields)}{hint}")
+        rows.append([decode(f) for f in fields] + [""] * (max_fields - len(fields)))
+        lines.append(number)
+    fields = [np.array([row[j] for row in rows], dtype=object) for j in range(max_fields)]
+    return Columns(source, fields, np.array(lines, dtype=np.int64))
 
 
 def parse_float_column(columns: Columns, j: int, what: str) -> np.ndarray:
-    """Field j as float64 (correctly rounded); NaN or junk names its line."""
-    values = columns.fields[j]
+    """Field j (str) as float64: plain ASCII reals only; anything else names its line."""
     try:
-        parsed = values.astype(np.float64)
-    except (ValueError, OverflowError):
-        parsed = None
-    if parsed is not None:
-        bad = np.isnan(parsed)
-        if not bad.any():
-            return parsed
-        row = int(np.argmax(bad))
-        raise columns.error(row, f"{what} {values[row]!r} is not a number")
-    for row, text in enumerate(values):
-        try:
-            float(text)
-        except ValueError:
-            raise columns.error(row, f"{what} {text!r} is not a number") from None
-    raise AssertionError("unreachable")  # pragma: no cover
+        return _reals(pa.chunked_array([pa.array(columns.fields[j], pa.string())]), what)
+    except _BadValue as bad:
+        raise columns.error(bad.row, bad.reason) from None
