@@ -10,11 +10,11 @@ import os
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .compat import conventions as mode_conventions
-from .errors import UsageError, WarningSink, warn_to_stderr
+from .errors import InputError, UsageError, WarningSink, warn_to_stderr
 from .evaluator import Evaluator, RunLike
 from .io import IntentProbabilities, read_iprob, read_qrels
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
-from .io.source import InputFile
+from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .memory import release_unused_memory
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
@@ -75,6 +75,7 @@ def make_evaluator(
     depth: int | None = None,
     complete: bool = False,
     dedupe: bool = False,
+    skip_bad: bool = False,
     gain: str = "exp",
     topicwise: str = "sumlog",
     compat: str | None = None,
@@ -90,7 +91,7 @@ def make_evaluator(
     elif iprob is not None:
         qrels = _with_iprob(qrels, iprob, warn)
     return Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                     settings=settings, warn=warn)
+                     skip_bad=skip_bad, settings=settings, warn=warn)
 
 
 def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
@@ -101,8 +102,17 @@ def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
     The options are those of :func:`evaluate`. Nothing is held once yielded, so
     memory stays flat in the number of runs (the command line prints this way).
     """
+    check_stdin_once(qrels, runs, options.get("iprob"))
     evaluator = make_evaluator(qrels, measures, **options)
     yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs)
+
+
+def check_stdin_once(qrels, runs, iprob=None) -> None:
+    """Standard input can feed one input only: say so before reading any (an :class:`InputError`)."""
+    listed = [runs] if isinstance(runs, str) else list(runs) if isinstance(runs, (list, tuple)) else []
+    named = [qrels, iprob, *listed].count(STDIN_NAME)
+    if named > 1:
+        raise InputError(display_name(STDIN_NAME), None, STDIN_ONCE)
 
 
 def evaluate(
@@ -130,6 +140,8 @@ def evaluate(
     depth: evaluate only the first ``depth`` documents of each topic.
     complete: score every qrels topic; a topic missing from a run scores 0.
     dedupe: keep the first-ranked copy of a repeated docno instead of failing.
+    skip_bad: a run that cannot be read (or shares no topic with the qrels) is
+        named in a warning and left out, instead of stopping the evaluation.
     gain: gain table of graded measures: ``"exp"`` (2^L - 1), ``"linear"`` or ``"1:3:7:15"``.
     topicwise: how ad hoc measures get one level from intentwise qrels: ``"sumlog"``
         (floor(log2(S+1)), S the sum of the levels; Sakai & Zeng) or ``"max"``.

@@ -15,14 +15,14 @@ from __future__ import annotations
 import multiprocessing
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterable, Iterator, Union
+from typing import Callable, Iterable, Iterator, Union
 
 import numpy as np
 
 from .aggregate import topic_mean
 from .engine import score_matrix
 from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
-from .io import RunTable, expand_run_paths, read_run
+from .io import RunTable, check_run_start, expand_run_paths, read_run
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .model.qrels import Qrels
@@ -37,12 +37,15 @@ RunLike = Union[str, RunTable]          # a path (a directory: every file in it;
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 
 
-def run_inputs(runs: RunLike | Iterable[RunLike]) -> Iterator[RunInput]:
+def run_inputs(runs: RunLike | Iterable[RunLike], on_bad: Callable[[InputError], None] | None = None
+               ) -> Iterator[RunInput]:
     """The runs to score, in order, each with its source; consumed as they are scored.
 
     Directories are expanded to their files. A list or tuple is checked whole
-    first (directories exist, ``-`` at most once), so that a bad argument stops
-    everything before a run is scored. Standard input is read when its turn
+    first (directories exist, ``-`` at most once, the first lines of every file
+    read as a run), so that a bad argument or a file that is no run stops
+    everything before a run is scored; ``on_bad`` instead takes each bad file's
+    error and the file is left out. Standard input is read when its turn
     comes. A source named twice (one file given twice) gets ``#2``, ``#3``, ...
     so that every result keeps a key of its own.
     """
@@ -51,7 +54,21 @@ def run_inputs(runs: RunLike | Iterable[RunLike]) -> Iterator[RunInput]:
     if isinstance(runs, (list, tuple)):
         runs = [run for item in runs for run in _expand(item)]
         expand_run_paths([run for run in runs if isinstance(run, str) and run == STDIN_NAME])
+        runs = [run for run in runs if _starts_well(run, on_bad)]
     return _labelled(runs)
+
+
+def _starts_well(run: RunLike, on_bad: Callable[[InputError], None] | None) -> bool:
+    if not isinstance(run, str):
+        return True
+    try:
+        check_run_start(run)
+    except InputError as exc:
+        if on_bad is None:
+            raise
+        on_bad(exc)
+        return False
+    return True
 
 
 def _expand(item: RunLike) -> list[RunLike]:
@@ -89,6 +106,7 @@ class Evaluator:
         depth: int | None = None,
         complete: bool = False,
         dedupe: bool = False,
+        skip_bad: bool = False,
         settings: Settings | None = None,
         warn: WarningSink = warn_to_stderr,
     ) -> None:
@@ -107,6 +125,7 @@ class Evaluator:
         self.order = order
         self.depth = depth
         self.complete = complete
+        self.skip_bad = skip_bad
         self.duplicates = "keep" if conventions.duplicates == "keep" else "first" if dedupe else "error"
         self.warn = warn
         self._warned_norel: set[int] = set()
@@ -128,22 +147,44 @@ class Evaluator:
 
         In one process, the next run is read and matched to the judgments in a
         thread while the current one is ranked and scored; at most two runs are
-        held at a time.
+        held at a time. A bad run stops everything with its :class:`InputError`,
+        or, with ``skip_bad``, is named in a warning and left out.
         """
-        inputs = run_inputs(runs)
+        inputs = run_inputs(runs, self._skip if self.skip_bad else None)
         if jobs > 1:
             self.warm_up()
             for raw in _score_in_workers(self, inputs, jobs):
-                yield self.finish(raw)
+                if isinstance(raw, InputError):
+                    self._skip(raw)
+                else:
+                    yield self.finish(raw)
             return
         with ThreadPoolExecutor(max_workers=READ_AHEAD, thread_name_prefix="divaleval-reader") as reader:
             pending: deque = deque()
             for item in inputs:
                 pending.append(reader.submit(self.prepare, item))
                 if len(pending) > READ_AHEAD:
-                    yield self.finish(self.score_prepared(pending.popleft().result()))
+                    scored = self._scored(pending.popleft())
+                    if scored is not None:
+                        yield scored
             while pending:
-                yield self.finish(self.score_prepared(pending.popleft().result()))
+                scored = self._scored(pending.popleft())
+                if scored is not None:
+                    yield scored
+
+    def _scored(self, prepared) -> RunScores | None:
+        """The finished scores of a run being prepared, or None for a bad run skipped."""
+        try:
+            return self.finish(self.score_prepared(prepared.result()))
+        except InputError as exc:
+            self._skip(exc)
+            return None
+
+    def _skip(self, error: InputError) -> None:
+        """A bad run: stop with its error, or (``skip_bad``) name it in a warning and go on."""
+        if not self.skip_bad:
+            raise error
+        self.warn(f"{error}; run skipped")
 
     def warm_up(self) -> None:
         """Compute every qrels-only quantity the measures need (ideal rankings) now.
@@ -176,8 +217,11 @@ class Evaluator:
             messages.append(f"{ranked.name}: topics not in the qrels are ignored: "
                             f"{describe_ids(ranked.unknown_topics)}")
         topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
-        if not len(topics):
-            messages.append(f"{ranked.name}: no topic of the run is in the qrels; its mean is 0")
+        if not len(topics):  # a mean over no topic would be a number made up
+            raise InputError(ranked.name, None, "no topic of the run is in the qrels "
+                             f"(run topics: {describe_ids(ranked.unknown_topics, 5)}; qrels topics: "
+                             f"{describe_ids(list(self.qrels.topic_ids), 5)}); with -c every qrels topic "
+                             "scores 0")
         matrix = score_matrix(self.qrels, ranked, self.measures, topics, self.settings)
         return RawScores(source, ranked.name, ranked.runid, topics, self.settings.conventions.round_values(matrix),
                          messages)
@@ -225,11 +269,15 @@ def _init_worker(evaluator: Evaluator) -> None:
     _worker_evaluator = evaluator
 
 
-def _score_in_worker(item: RunInput) -> RawScores:
-    return _worker_evaluator.score_raw(item)
+def _score_in_worker(item: RunInput) -> RawScores | InputError:
+    try:
+        return _worker_evaluator.score_raw(item)
+    except InputError as exc:  # sent back, so that the parent stops or skips in run order
+        return exc
 
 
-def _score_in_workers(evaluator: Evaluator, inputs: Iterable[RunInput], jobs: int) -> Iterator[RawScores]:
+def _score_in_workers(evaluator: Evaluator, inputs: Iterable[RunInput], jobs: int
+                      ) -> Iterator[RawScores | InputError]:
     """RawScores of each run, in order, computed by ``jobs`` worker processes."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")

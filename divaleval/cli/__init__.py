@@ -6,6 +6,8 @@ commands (``divaleval ndeval ...``) are named first, each with its own
 """
 from __future__ import annotations
 
+import os
+import signal
 import sys
 
 from . import evaluate, ndeval  # noqa: F401  (each registers its command)
@@ -17,10 +19,11 @@ __all__ = ["main", "main_group", "evaluate_command"]
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``divaleval`` command."""
+    # A reader that goes away (`| head`) ends this process as it ends cat and sort: quietly, by SIGPIPE
+    # (status 141 in the shell), instead of Python's BrokenPipeError and click's exit status 1.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         sys.stdout.reconfigure(errors="surrogateescape")
         main_group.main(args=sys.argv[1:] if argv is None else list(argv), prog_name="divaleval")
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
-        sys.stderr.close()
-        sys.exit(1)
+    except BrokenPipeError:  # where SIGPIPE could not be restored
+        os.kill(os.getpid(), signal.SIGPIPE)

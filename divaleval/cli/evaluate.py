@@ -11,14 +11,15 @@ import click
 from tabulate import tabulate
 
 from .. import __version__
-from ..api import load_aspects, load_qrels, make_settings, resolve_measures, score_runs
+from ..api import check_stdin_once, load_aspects, load_qrels, make_settings, resolve_measures, score_runs
 from ..compat import MODES
-from ..errors import DivalevalError, UsageError, warn_to_stderr
-from ..io import parse_aspect_specs
+from ..errors import DivalevalError, UsageError
+from ..io import expand_run_paths, parse_aspect_specs
 from ..measures import ALIASES, catalogue, describe_sets
 from ..output import FORMATS, make_writer
 from ..ranking import ORDERS
 from .group import CONTEXT, DEFAULT_COMMAND, PlainContext, main_group
+from .progress import Progress
 
 EPILOG = """\b
 Examples:
@@ -112,6 +113,9 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N",
               help="Evaluate only the first N documents of each topic.")
 @click.option("--dedupe", is_flag=True, help="Keep the first-ranked copy of a repeated docno instead of failing.")
+@click.option("--skip-bad", is_flag=True,
+              help="A run that cannot be read (or shares no topic with the qrels) is named in a warning and "
+                   "left out; the others are scored (default: it stops everything, exit status 2).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="ndeval", show_default=True,
               help="Output format.")
 @click.option("-n", "--means-only", is_flag=True, help="Print only each run's mean row.")
@@ -119,14 +123,13 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
-def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, compat, complete, depth, dedupe, fmt,
-                     means_only, jobs, quiet):
+def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, compat, complete, depth, dedupe,
+                     skip_bad, fmt, means_only, jobs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
     L<k> levels); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
     """
-    warn = (lambda message: None) if quiet else warn_to_stderr
     if aspects:
         qrels, runs = None, list(inputs)
         measures = measures or ("TOMA(m=nDCG)@10", "CAM(m=nDCG)@10", "MM(m=nDCG)@10")
@@ -140,19 +143,37 @@ def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, c
         aspect_specs = parse_aspect_specs(list(aspects))
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
+    progress = Progress("runs", _count_runs(runs), enabled=False if quiet else None)
+    warn = (lambda message: None) if quiet else progress.warn
     writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
     try:
+        check_stdin_once(qrels, runs, iprob)
+        progress.note(f"reading {'the aspects' if aspects else qrels}")
         loaded = load_aspects(aspect_specs) if aspects else load_qrels(qrels, iprob, warn)
+        progress.note("scoring runs")
         for position, scores in enumerate(score_runs(
                 loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                gain=gain, topicwise=topicwise, compat=compat, warn=warn, jobs=jobs)):
+                skip_bad=skip_bad, gain=gain, topicwise=topicwise, compat=compat, warn=warn, jobs=jobs)):
             if position == 0:
                 writer.start()
+            progress.clear()
             writer.add_run(scores)
             sys.stdout.flush()
+            progress.step()
     except UsageError as exc:  # a measure that does not fit the judgments: before any run is read
+        progress.clear()
         raise click.UsageError(str(exc)) from None
     except DivalevalError as exc:  # InputError: "FILE:LINE: reason"
+        progress.clear()
         click.echo(f"divaleval: {exc}", err=True)
         sys.exit(2)
+    progress.clear()
     writer.finish()
+
+
+def _count_runs(runs: list[str]) -> int | None:
+    """How many runs the arguments name (directories expanded), for the progress line."""
+    try:
+        return len(expand_run_paths(runs))
+    except DivalevalError:  # reported when the runs are read
+        return None

@@ -26,6 +26,7 @@ from typing import BinaryIO
 from ..errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
+BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark: skipped at the start of a file
 STDIN_NAME = "-"
 STDIN_ONCE = "standard input ('-') can be read only once"
 HEAD = 1 << 16  # bytes enough to see a file's first line
@@ -91,11 +92,11 @@ class InputFile:
             return mapped.find(byte) >= 0
 
     def line_bytes(self, line: int) -> bytes:
-        """Line ``line`` (1-based) without its line end (empty past the end)."""
+        """Line ``line`` (1-based) without its line end (empty past the end), a leading BOM left out."""
         with self.open() as handle:
             for number, raw in enumerate(handle, start=1):
                 if number == line:
-                    return raw.rstrip(b"\n")
+                    return raw.rstrip(b"\n").removeprefix(BOM if number == 1 else b"")
         return b""
 
 
@@ -119,6 +120,28 @@ def read_input(path: str) -> InputFile:
             return _spooled(name, handle)
     except OSError as exc:
         raise InputError(name, None, f"cannot open: {exc.strerror or exc}") from None
+
+
+def peek_input(path: str) -> InputFile | None:
+    """The whole lines among the first bytes of a regular file (decompressed if gzip), as an input of
+    the same name, for a cheap check before anything is printed; None for what cannot be read twice
+    (standard input, pipes) or cannot be opened (the full read reports it)."""
+    if path == STDIN_NAME:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            head = handle.read(HEAD)
+            if head[:2] == GZIP_MAGIC:
+                handle.seek(0)
+                with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
+                    head = unzipped.read(HEAD)
+    except (OSError, EOFError, zlib.error):
+        return None
+    if len(head) == HEAD:  # only whole lines: the last one may be cut
+        head = head[: head.rfind(b"\n") + 1]
+    return InputFile(display_name(path), data=head)
 
 
 def _spooled(name: str, stream: BinaryIO) -> InputFile:

@@ -33,7 +33,7 @@ import pyarrow.csv as pacsv
 
 from ..errors import InputError
 from ..memory import release_unused_memory
-from .source import InputFile
+from .source import BOM, InputFile
 
 # Field kinds: "str" (object array of str; small files only), "id" (a Factor: codes and labels),
 # "docid" (a Factor whose labels are an Arrow binary array: the judged document ids, never one
@@ -46,7 +46,6 @@ RANK = "rank"
 LEVEL_MIN, LEVEL_MAX = -32768, 32767
 
 WHITESPACE = b" \t\v\f\r"   # C's isspace() but the newline, which ends a line
-BOM = b"\xef\xbb\xbf"        # a UTF-8 byte-order mark at the start of a file is skipped
 INTEGER_PATTERN = r"^[+-]?[0-9]+$"
 REAL_PATTERN = r"^[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf(?:inity)?))$"
 LEVEL_TEXT = re.compile(r"L[0-9]+|[+-]?[0-9]+", re.ASCII)

@@ -163,6 +163,8 @@ class Qrels:
         weights = np.zeros_like(self.weights)
         sums: dict[str, float] = {}
         unknown_topics: set[str] = set()
+        unknown_intents: list[str] = []
+        given = np.zeros(weights.shape, dtype=bool)
         for tid, iid, p in zip(iprob.topic, iprob.intent, iprob.probability):
             sums[tid] = sums.get(tid, 0.0) + float(p)
             t = topic_of.get(tid)
@@ -170,11 +172,23 @@ class Qrels:
                 unknown_topics.add(tid)
                 continue
             c = column_of[t].get(iid)
-            if c is not None:
+            if c is None:
+                unknown_intents.append(f"{tid}/{iid}")
+            else:
                 weights[t, c] = p
+                given[t, c] = True
         if unknown_topics:
             warn(f"{iprob.name}: topics not in the qrels are ignored: "
                  f"{describe_ids(sorted(unknown_topics, key=natural_key))}")
+        if unknown_intents:  # a typo here would silently move weight away from a judged intent
+            warn(f"{iprob.name}: intents the qrels do not have are ignored (topic/intent): "
+                 f"{describe_ids(unknown_intents)}")
+        unweighted = [f"{self.topic_ids[t]}/{self.intent_ids[t][c]}"
+                      for t, c in zip(*np.nonzero((self.rel_count > 0) & ~given))
+                      if self.topic_ids[t] in sums]
+        if unweighted:
+            warn(f"{iprob.name}: intents with relevant documents but no probability get weight 0 "
+                 f"(topic/intent): {describe_ids(unweighted)}")
         off = [tid for tid in sorted(sums, key=natural_key)
                if tid in topic_of and abs(sums[tid] - 1.0) > IPROB_TOLERANCE]
         if off:

@@ -22,6 +22,7 @@ import numpy as np
 from ...errors import UsageError
 
 REQUIRED, OPTIONAL, NONE = "required", "optional", "none"
+MAX_CUTOFF = 10 ** 9  # deeper than any ranking; a cutoff past a ranking's end costs nothing more
 INTENTS, ASPECTS = "intents", "aspects"  # the judgments a measure needs
 
 
@@ -147,8 +148,8 @@ class MeasureDef:
         if cutoff is not None:
             if self.cutoff == NONE:
                 raise UsageError(f"{self.name} takes no cutoff")
-            if cutoff < 1:
-                raise UsageError(f"cutoff of {self.name} must be >= 1")
+            if not 1 <= cutoff <= MAX_CUTOFF:
+                raise UsageError(f"cutoff of {self.name} must be between 1 and {MAX_CUTOFF}")
         elif self.cutoff == REQUIRED:
             raise UsageError(f"{self.name} needs a cutoff, e.g. {self.name}@10")
         problem = self.check_binding(dict(bound), cutoff) if self.check_binding else None

@@ -13,14 +13,17 @@ import numpy as np
 from ...context import PAST_END, RunContext
 
 _log_discount = np.ones(1)
+LOG_TABLE_RANKS = 1 << 20  # discounts of deeper ranks (read by no reference tool) come from numpy's log
 
 
 def log_discount(length: int) -> np.ndarray:
     """d[i] = log(2)/log(i + 2) for rank i + 1, with d[0] = 1 (libm's log, like C); a growing table."""
     global _log_discount
+    if length > LOG_TABLE_RANKS:
+        return rank_discount(np.arange(1, length + 1))
     if len(_log_discount) < length:
         start = len(_log_discount)
-        extra = [math.log(2.0) / math.log(i + 2.0) for i in range(start, max(length, 2 * start))]
+        extra = [math.log(2.0) / math.log(i + 2.0) for i in range(start, min(max(length, 2 * start), LOG_TABLE_RANKS))]
         _log_discount = np.concatenate([_log_discount, np.array(extra)])
     return _log_discount[:length]
 
@@ -28,7 +31,13 @@ def log_discount(length: int) -> np.ndarray:
 def rank_discount(position: np.ndarray) -> np.ndarray:
     """1/log2(r + 1) at every rank position r (DCG's discount); any value at padding."""
     last = int(position[position < PAST_END].max(initial=1))
-    return log_discount(last)[np.minimum(position, last) - 1]
+    clipped = np.minimum(position, last)
+    if last <= LOG_TABLE_RANKS:
+        return log_discount(last)[clipped - 1]
+    discount = math.log(2.0) / np.log(clipped + 1.0)
+    table = clipped <= LOG_TABLE_RANKS
+    discount[table] = log_discount(LOG_TABLE_RANKS)[clipped[table] - 1]
+    return discount
 
 
 def repeated_powers(base: float, length: int, first: float | np.ndarray = 1.0) -> np.ndarray:

@@ -62,7 +62,7 @@ def _measures_of(text: str) -> list[Measure]:
         if alias is not None and alias.cutoffs:
             return [definition.bind(params, k) for k in alias.cutoffs]
         return [definition.bind(params)]
-    if not match["cutoff"].isdigit():
+    if not (match["cutoff"].isascii() and match["cutoff"].isdigit()):
         raise UsageError(f"cutoff {match['cutoff']!r} is not a positive integer")
     return [definition.bind(params, int(match["cutoff"]))]
 

@@ -23,7 +23,7 @@ import numpy as np
 from ...context import PAST_END, Hits, RunContext, prefix_sum_at
 from ...model.qrels import Qrels
 from ..core import Param, in_unit_interval, memoised
-from ..core.kernels import divide_or_zero, log_discount, rank_discount, repeated_powers
+from ..core.kernels import divide_or_zero, rank_discount, repeated_powers
 
 ALPHA = Param("alpha", float, 0.5, "redundancy penalty: each repeat of an intent keeps (1-alpha) of its gain",
               in_unit_interval)
@@ -237,18 +237,39 @@ def discounted_sum(ctx: RunContext, which: str, alpha: float, kind: str, cutoff:
     return prefix_sum_at(cumulative, positions, cutoff)
 
 
+# Ranks of the ideal-ideal normaliser summed at a time (first block; later ones grow): a cutoff
+# far past any ranking costs only the ranks whose terms are not yet 0.
+IDEAL_IDEAL_BLOCK = 1 << 12
+IDEAL_IDEAL_MAX_BLOCK = 1 << 20
+
+
 @memoised
 def ideal_ideal(ctx: RunContext, alpha: float, kind: str, cutoff: int) -> np.ndarray:
     """The "ideal ideal" normaliser: every rank covers every intent.
 
-    sum over r <= cutoff of N (1-alpha)^(r-1) * discount(r).
+    sum over r <= cutoff of N (1-alpha)^(r-1) * discount(r), summed rank after
+    rank (block by block, each block's sum starting from the previous total, so
+    the additions are those of one sequential loop), once per distinct N. The
+    gains never increase and the discounts decrease, so once a block ends with
+    a term of 0 every later term is 0 and the sum is final (with alpha = 0 no
+    term vanishes: the cost then grows with the cutoff).
     """
-    gains = repeated_powers(1.0 - alpha, cutoff, ctx.n_intents.astype(np.float64))
-    if kind == "dcg":
-        terms = gains * log_discount(cutoff)
-    else:
-        terms = gains / np.arange(1, cutoff + 1)
-    return np.cumsum(terms, axis=1)[:, cutoff - 1]
+    counts, topic_count = np.unique(ctx.n_intents, return_inverse=True)
+    total = np.zeros(len(counts))
+    gain = counts.astype(np.float64)
+    first, block = 1, IDEAL_IDEAL_BLOCK
+    while first <= cutoff:
+        length = min(block, cutoff - first + 1)
+        powers = repeated_powers(1.0 - alpha, length + 1, gain)   # the next block's first gain too
+        ranks = np.arange(first, first + length)
+        terms = powers[:, :length] * rank_discount(ranks) if kind == "dcg" else powers[:, :length] / ranks
+        total = np.cumsum(np.concatenate([total[:, None], terms], axis=1), axis=1)[:, -1]
+        if np.all(terms[:, -1] < np.spacing(total) / 2):
+            break  # no later term is larger, and none this small changes a bit of the sum
+        gain = powers[:, length]
+        first += length
+        block = min(2 * block, IDEAL_IDEAL_MAX_BLOCK)
+    return total[topic_count]
 
 
 def normalised(ctx: RunContext, which: str, alpha: float, kind: str, cutoff: int) -> np.ndarray:
