@@ -129,9 +129,9 @@ def peek_input(path: str) -> InputFile | None:
     if path == STDIN_NAME:
         return None
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # never opened: opening a pipe would take its data
+            return None
         with open(path, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return None
             head = handle.read(HEAD)
             if head[:2] == GZIP_MAGIC:
                 handle.seek(0)

@@ -234,68 +234,109 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     if head.startswith(BOM):
         head = head[len(BOM):]
     first = head.split(b"\n", 1)[0]
-    if not first or _IS_SPACE[head[0]] or any(c in first for c in b"\v\f\r") \
-            or (b" " in first) == (b"\t" in first):
-        return None  # empty, indented, odd whitespace, or no single separator on the first line
-    if source.contains(b"\r"):
-        return None  # Arrow would end a line at a carriage return; for every reader here it is whitespace
-    sep, other = (b" ", "\t") if b" " in first else (b"\t", " ")
+    if not first or _IS_SPACE[head[0]] or (b" " in first) == (b"\t" in first):
+        return None  # empty, indented, or no single separator on the first line
+    sep = b" " if b" " in first else b"\t"
+    # Any other whitespace anywhere (a carriage return would even end a line for Arrow): careful path.
+    if any(source.contains(bytes([c])) for c in WHITESPACE if bytes([c]) != sep):
+        return None
     width = len(kinds)
     if extra_fields != "error":  # fields past the last are ignored
         width = first.count(sep) + 1  # (every line must have as many as the first)
         if width < len(kinds):
             return None
     names = [f"f{j}" for j in range(width)]
+    parts: list[list] = [[] for _ in kinds]
+    rows = 0
     try:
-        table = pacsv.read_csv(
-            source.arrow_input(),
-            # Arrow's threads only for a large input (the qrels): runs are read in threads of their own.
-            read_options=pacsv.ReadOptions(column_names=names, use_threads=source.size > BIG_INPUT),
-            parse_options=pacsv.ParseOptions(delimiter=sep.decode(), quote_char=False, double_quote=False,
-                                             escape_char=False, ignore_empty_lines=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={names[j]: _ARROW_TYPES[kind] for j, kind in enumerate(kinds)},
-                include_columns=names[: len(kinds)], null_values=[], strings_can_be_null=False,
-                quoted_strings_can_be_null=False),
-        )
-        rows = table.num_rows
-        fields = []
-        for j, kind in enumerate(kinds):
-            column = table.column(j)
-            if _holds_whitespace(column, kind, other):
-                return None
-            fields.append(_convert(column, kind, ""))
-        big = table.nbytes > BIG_INPUT
-        del table
-        if big:
-            release_unused_memory()  # the parser's buffers are not kept for the small reads that follow
+        for batch in _arrow_batches(source, sep.decode(), names, kinds):
+            rows += batch.num_rows
+            for j, kind in enumerate(kinds):
+                part = _fast_part(batch.column(j), kind)
+                if part is _REFUSED:
+                    return None
+                parts[j].append(part)
+        fields = [_joined(part, kind) for part, kind in zip(parts, kinds)]
     except (pa.ArrowException, ValueError, OverflowError, OSError, _BadValue):
         return None
-    # Every line is a row: a blank line has too few fields, and a carriage return
-    # anywhere was ruled out above or makes a field that holds whitespace.
-    lines = np.arange(1, rows + 1, dtype=np.int64)
-    return Columns(source, fields, lines, extra_fields != "error" and width > len(kinds))
+    finally:
+        del parts
+        if source.size > BIG_INPUT:
+            release_unused_memory()  # the parser's buffers are not kept for the small reads that follow
+    # Every line is a row: a blank line has too few fields, and no other whitespace is in the file.
+    return Columns(source, fields, RowLines(rows), extra_fields != "error" and width > len(kinds))
 
 
-def _holds_whitespace(column: pa.ChunkedArray, kind: str, other: str) -> bool:
-    """Whether a parsed column holds an empty field, or whitespace inside a field (the fast path's
-    single separator misses it). Numbers were parsed, so only text columns can."""
-    if kind in (FLOAT,):
-        return False
+def _arrow_batches(source: InputFile, sep: str, names: list[str], kinds: list[str]) -> Iterator[pa.RecordBatch]:
+    """The file parsed by Arrow: whole for a run (read in a thread of its own), batch by batch for a
+    large input (parsed by Arrow's threads), so that only the columns kept are ever held whole."""
+    read_options = pacsv.ReadOptions(column_names=names, use_threads=source.size > BIG_INPUT,
+                                     block_size=1 << 24)
+    parse_options = pacsv.ParseOptions(delimiter=sep, quote_char=False, double_quote=False, escape_char=False,
+                                       ignore_empty_lines=False)
+    convert_options = pacsv.ConvertOptions(
+        column_types={names[j]: _ARROW_TYPES[kind] for j, kind in enumerate(kinds)},
+        include_columns=names[: len(kinds)], null_values=[], strings_can_be_null=False,
+        quoted_strings_can_be_null=False)
+    if source.size <= BIG_INPUT:
+        table = pacsv.read_csv(source.arrow_input(), read_options=read_options, parse_options=parse_options,
+                               convert_options=convert_options)
+        yield from table.to_batches()
+        return
+    with pacsv.open_csv(source.arrow_input(), read_options=read_options, parse_options=parse_options,
+                        convert_options=convert_options) as reader:
+        yield from reader
+
+
+def _fast_part(column: pa.Array, kind: str):
+    """One batch's column, checked (no empty field) and converted as far as it can be alone."""
     if kind in (ID, DOCID, LEVEL):
-        column = column.unify_dictionaries()
-        chunks = [chunk.dictionary for chunk in column.chunks[:1]]
+        values = column.dictionary
+    elif kind in (INT, RANK, FLOAT):
+        values = None  # an empty field is not a number
     else:
-        chunks = column.chunks
-    for chunk in chunks:
-        if not len(chunk):
-            continue
-        if pc.min(pc.binary_length(chunk)).as_py() == 0:
-            return True
-        data = chunk.buffers()[2]
-        if data is not None and _IS_SPACE_NL[np.frombuffer(data, dtype=np.uint8)].any():
-            return True
-    return False
+        values = column
+    if values is not None and len(values) and pc.min(pc.binary_length(values)).as_py() == 0:
+        return _REFUSED
+    if kind == PRESENT:
+        return None
+    if kind in (INT, RANK):
+        return _integers(pa.chunked_array([column]), "")
+    if kind == FLOAT:
+        return _reals(pa.chunked_array([column]), "")
+    return column
+
+
+def _joined(parts: list, kind: str):
+    """The batches' parts of one column as one field."""
+    if kind == PRESENT:
+        return None
+    if kind in (INT, FLOAT):
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64 if kind == INT else np.float64)
+    if kind == RANK:
+        return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), None
+    return _convert(pa.chunked_array(parts, _ARROW_TYPES[kind]), kind, "")
+
+
+class RowLines:
+    """The line numbers of a file read row for row (row r is line r + 1), without an array of them."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, rows):
+        if isinstance(rows, slice):
+            return np.arange(self.count, dtype=np.int64)[rows] + 1
+        return np.asarray(rows) + 1
+
+    def __array__(self, dtype=None, copy=None):
+        return np.arange(1, self.count + 1, dtype=dtype or np.int64)
+
+
+_REFUSED = object()  # a column the fast path cannot vouch for: the careful path reads the file
 
 
 # -- the careful path ------------------------------------------------------------------
@@ -451,16 +492,41 @@ def _text_of(column, row: int) -> str:
     return decode(value) if isinstance(value, bytes) else str(value)
 
 
+_DIGIT_OR_MINUS = np.zeros(256, dtype=bool)
+_DIGIT_OR_MINUS[list(b"0123456789-")] = True
+
+
+def _only_digits_and_minus(text: pa.ChunkedArray) -> bool:
+    """Whether every byte of every value is a digit or '-' (then Arrow's cast checks the form)."""
+    for chunk in text.chunks:
+        if not len(chunk):
+            continue
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4)
+        data = chunk.buffers()[2]
+        if data is None:
+            continue
+        used = np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]
+        if not _DIGIT_OR_MINUS[used].all():
+            return False
+    return True
+
+
 def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
     """ASCII integers (an optional sign, digits) as int64.
 
     clip: a value beyond 64 bits is clipped to the nearest int64 instead of
     refused, and the result is (values, row of the first such value or None).
     """
+    text = column.cast(pa.string())
+    if _only_digits_and_minus(text):  # the usual case: no regex over every value
+        try:
+            values = pc.cast(text, pa.int64()).to_numpy()
+            return (values, None) if clip else values
+        except pa.ArrowInvalid:
+            pass
     row = _first_false(pc.match_substring_regex(column, INTEGER_PATTERN))
     if row is not None:
         raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not an integer")
-    text = column.cast(pa.string())
     if pc.any(pc.starts_with(text, "+")).as_py():
         text = pc.replace_substring_regex(text, r"^\+", "")
     try:

@@ -66,7 +66,7 @@ def build_aspect_qrels(tables: list[AspectTable]) -> Qrels:
 
     aspects = [aspect_of(table) for table in tables]
     judged = pd.concat([pd.DataFrame({"topic": t.topic.values(), "docno": t.docno.values(), "label": t.label,
-                                      "aspect": j, "line": t.line, "file": t.name})
+                                      "aspect": j, "line": np.asarray(t.line), "file": t.name})
                         for j, t in enumerate(tables)], ignore_index=True)
     topic, topic_ids = sort_labels(*pd.factorize(judged["topic"].to_numpy(object)), natural_key)
     doc, docnos = sorted_docnos(*pd.factorize(judged["docno"].to_numpy(object)))
