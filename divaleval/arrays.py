@@ -55,10 +55,13 @@ def first_repeat(keys: np.ndarray) -> tuple[int, int] | None:
 def group_positions(sorted_groups: np.ndarray) -> np.ndarray:
     """1-based position of each entry within its run of equal group values."""
     if not len(sorted_groups):
-        return np.zeros(0, dtype=np.int64)
-    starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
+        return np.zeros(0, dtype=np.int32)
+    index = np.int32 if len(sorted_groups) < 2 ** 31 else np.int64  # half the memory of a large run's
+    starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]]).astype(index)
     lengths = np.diff(np.r_[starts, len(sorted_groups)])
-    return np.arange(len(sorted_groups), dtype=np.int64) - np.repeat(starts, lengths) + 1
+    positions = np.arange(1, len(sorted_groups) + 1, dtype=index)
+    positions -= np.repeat(starts, lengths)
+    return positions
 
 
 def pad_groups(group: np.ndarray, n_groups: int, *columns: tuple[np.ndarray, float]) -> list[np.ndarray]:

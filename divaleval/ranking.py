@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .arrays import all_distinct, first_tie, group_positions
+from .arrays import first_tie, group_positions
 from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
@@ -51,17 +51,44 @@ class MatchedRun:
     """A run's lines matched to the judgments, not yet ordered (what can be done while another run is scored)."""
 
     run: RunTable
-    docno_code: np.ndarray     # identity of each line's docno (codes below n_codes)
-    judged_code: np.ndarray    # its position among the judged docnos, -1 if never judged
-    n_codes: int
+    topic: np.ndarray          # int32: qrels index of each line's topic (past the qrels for topics they lack)
+    unknown_topics: list[str]  # run topics the qrels lack, in natural order
+    judged_code: np.ndarray    # int32: each line's docno among the judged docnos, -1 if never judged
+    repeat_topics: np.ndarray  # the topics (indices as ``topic``) that list some docno twice
 
 
 def match_run(run: RunTable, qrels: Qrels) -> MatchedRun:
-    """Look up each line's docno among the judged ones: one Arrow hash pass, no Python object per line.
+    """Each line's topic index and judged docno, and the topics listing a docno twice; no Python
+    object per line: one Arrow lookup among the judged docnos, and one small hash per topic."""
+    labels = run.topic.labels
+    label_topic = qrels.topic_position(labels).astype(np.int32)
+    unknown = np.flatnonzero(label_topic < 0)
+    unknown_ids = sorted((str(labels[j]) for j in unknown), key=natural_key)
+    if len(unknown):
+        after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
+        label_topic[unknown] = [after[str(labels[j])] for j in unknown]
+    topic = label_topic[run.topic.codes]
+    return MatchedRun(run, topic, unknown_ids, qrels.judged_codes(run.docno), _repeat_topics(run, topic))
 
-    A docno's code serves the duplicate check, and its judged code the lookup of judgments.
-    """
-    return MatchedRun(run, *qrels.match_docnos(run.docno))
+
+def _repeat_topics(run: RunTable, topic: np.ndarray) -> np.ndarray:
+    """The topics in which some docno occurs twice (a per-topic distinct count: small hash tables)."""
+    segments, lines = _topic_segments(topic)
+    docnos = run.docno if lines is None else run.docno.take(pa.array(lines))
+    repeats = [int(topic[a] if lines is None else topic[lines[a]]) for a, b in zip(segments[:-1], segments[1:])
+               if b - a > 1 and pc.count_distinct(docnos.slice(a, b - a)).as_py() < b - a]
+    return np.array(sorted(repeats), dtype=np.int32)
+
+
+def _topic_segments(topic: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """(boundaries of each topic's lines, the line order that groups them: None when the file does)."""
+    change = np.flatnonzero(topic[1:] != topic[:-1]) + 1
+    if len(change) + 1 > len(np.unique(topic)):  # some topic's lines are not together
+        lines = np.argsort(topic, kind="stable")
+        change = np.flatnonzero(topic[lines][1:] != topic[lines][:-1]) + 1
+    else:
+        lines = None
+    return np.concatenate([[0], change, [len(topic)]]), lines
 
 
 def rank_run(run: RunTable, qrels: Qrels, **options) -> RankedRun:
@@ -89,41 +116,33 @@ def rank_matched(
     """
     if order not in ORDERS or duplicates not in DUPLICATE_RULES:
         raise ValueError(f"unknown order {order!r} or duplicate rule {duplicates!r}")
-    run = matched.run
-    # Topics: qrels index, or an index past the qrels for topics they lack.
-    labels = run.topic.labels
-    label_topic = qrels.topic_position(labels).astype(np.int64)
-    unknown = np.flatnonzero(label_topic < 0)
-    unknown_ids = sorted((str(labels[j]) for j in unknown), key=natural_key)
-    if len(unknown):
-        after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
-        label_topic[unknown] = [after[str(labels[j])] for j in unknown]
-    topic = label_topic[run.topic.codes]
-    row = np.full(len(topic), -1, dtype=np.int64)
-    judged = np.flatnonzero(matched.judged_code >= 0)
-    row[judged] = qrels.rows_of(np.minimum(topic[judged], qrels.n_topics), matched.judged_code[judged])
-
+    run, topic = matched.run, matched.topic
     ranked = _order(run, topic, order, advice)
     if duplicates_within_depth and depth is not None:
         ranked = ranked[group_positions(topic[ranked]) <= depth]
-    if duplicates != "keep":
-        ranked = _check_duplicates(run, topic, matched.docno_code, matched.n_codes, ranked, duplicates == "first",
-                                   advice)
+    if duplicates != "keep" and len(matched.repeat_topics):
+        ranked = _check_duplicates(run, topic, ranked, matched.repeat_topics, duplicates == "first", advice)
     topic_sorted = topic[ranked]
     position = group_positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics
     if depth is not None:
         keep &= position <= depth
-    ranked, topic_sorted, position = ranked[keep], topic_sorted[keep], position[keep]
+    if not keep.all():
+        ranked, topic_sorted, position = ranked[keep], topic_sorted[keep], position[keep]
+    del keep
+    judged = matched.judged_code[ranked]
+    row = np.full(len(ranked), -1, dtype=np.int32)
+    found = np.flatnonzero(judged >= 0)
+    row[found] = qrels.rows_of(topic_sorted[found], judged[found])
     return RankedRun(
         name=run.name,
         runid=run.runid,
         topic=topic_sorted,
         position=position,
-        row=row[ranked],
+        row=row,
         topics=topic_sorted[np.r_[True, topic_sorted[1:] != topic_sorted[:-1]]] if len(topic_sorted)
-        else np.zeros(0, dtype=np.int64),
-        unknown_topics=unknown_ids,
+        else np.zeros(0, dtype=np.int32),
+        unknown_topics=matched.unknown_topics,
     )
 
 
@@ -137,23 +156,28 @@ def _topic_of(run: RunTable, line: int) -> str:
 
 def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) -> np.ndarray:
     """Line indices in evaluation order: by topic, then by the order rule."""
-    # Runs usually list each topic's lines together and in order: a stable
-    # sort by topic is then close to linear, and often already the answer.
-    by_topic = np.argsort(topic, kind="stable")
-    if order == "file":
-        return by_topic
+    # Runs usually list each topic's lines together and in order: the order is then the lines'
+    # own, found without a sort or a copy of the keys.
     if order == "rank" and run.rank_out_of_range is not None:
         raise InputError(run.name, run.rank_out_of_range, "rank is out of range (it must fit in 64 bits) "
                          "to order by rank" + ("; try --order score" if advice else ""))
-    key = run.rank if order == "rank" else -run.score
-    grouped_topic, grouped_key = topic[by_topic], key[by_topic]
-    same_topic = grouped_topic[1:] == grouped_topic[:-1]
-    if np.all(~same_topic | (grouped_key[1:] >= grouped_key[:-1])):
-        ranked = by_topic
+    index = np.int32 if len(topic) < 2 ** 31 else np.int64
+    grouped = bool(np.all(topic[1:] >= topic[:-1]))
+    if order == "file":
+        return np.arange(len(topic), dtype=index) if grouped else np.argsort(topic, kind="stable").astype(index)
+    values = run.rank if order == "rank" else run.score
+    same_topic = topic[1:] == topic[:-1]
+    in_order = (values[1:] >= values[:-1]) if order == "rank" else (values[1:] <= values[:-1])
+    if grouped and np.all(~same_topic | in_order):
+        ranked = np.arange(len(topic), dtype=index)
+        tied = same_topic & (values[1:] == values[:-1])
     else:
-        ranked = np.lexsort((key, topic))
-    ranked_key = key[ranked]
-    tied = (topic[ranked][1:] == topic[ranked][:-1]) & (ranked_key[1:] == ranked_key[:-1])
+        key = values if order == "rank" else -values
+        ranked = np.lexsort((key, topic)).astype(index)
+        ranked_key = key[ranked]
+        del key
+        tied = (topic[ranked][1:] == topic[ranked][:-1]) & (ranked_key[1:] == ranked_key[:-1])
+    del same_topic, in_order
     if not tied.any():
         return ranked
     if order == "rank":
@@ -169,30 +193,40 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     lines = ranked[involved]
     docno_rank = np.zeros(len(topic), dtype=np.int64)
     docno_rank[lines] = pc.rank(run.docno.take(pa.array(lines)), sort_keys="ascending", tiebreaker="dense").to_numpy()
-    return np.lexsort((-docno_rank, key, topic))
+    return np.lexsort((-docno_rank, -run.score, topic)).astype(index)
 
 
-def _check_duplicates(run: RunTable, topic: np.ndarray, code: np.ndarray, n_codes: int, ranked: np.ndarray,
+def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, repeat_topics: np.ndarray,
                       dedupe: bool, advice: bool = True) -> np.ndarray:
     """Reject (or, with ``dedupe``, drop) a docno repeated within a topic.
 
-    ``code`` identifies each line's docno (codes below ``n_codes``). The copy kept
-    is the one ranked first.
+    Only the topics in ``repeat_topics`` can hold one. The copy kept is the
+    one ranked first; an error names the first repeat in rank order.
     """
-    code = code[ranked]
-    lines_of_docno = np.bincount(code, minlength=n_codes)
-    if lines_of_docno.max(initial=0) <= 1:  # no docno in two lines at all: the usual case
-        return ranked
-    key = topic[ranked] * n_codes + code
-    if all_distinct(key[lines_of_docno[code] > 1]):  # docnos shared by topics, once per topic
-        return ranked
-    by_key = np.argsort(key, kind="stable")
-    repeat = key[by_key][1:] == key[by_key][:-1]
-    if not dedupe:
-        pair = first_tie(ranked[by_key], repeat)
-        line = pair[1]
-        raise InputError.repeat(run.name, run.line, pair, f"document {docno_text(run, line)} of topic "
-                                f"{_topic_of(run, line)}", " (use --dedupe to keep the first)" if advice else "")
+    ranked_topic = topic[ranked]
     drop = np.zeros(len(ranked), dtype=bool)
-    drop[by_key[1:][repeat]] = True
-    return ranked[~drop]
+    for t in repeat_topics:
+        where = np.flatnonzero(ranked_topic == t)
+        if len(where) < 2:
+            continue
+        docnos = run.docno.take(pa.array(ranked[where]))
+        if isinstance(docnos, pa.ChunkedArray):
+            docnos = docnos.combine_chunks()
+        codes = pc.dictionary_encode(docnos).indices.to_numpy()
+        seen = np.zeros(len(where), dtype=bool)
+        first_of_code = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
+        for j, code in enumerate(codes.tolist()):  # a topic's few documents
+            if first_of_code[code] < 0:
+                first_of_code[code] = j
+            else:
+                seen[j] = True
+        if not seen.any():
+            continue  # the repeat lies beyond the depth (ndeval looks only within it)
+        if not dedupe:
+            j = int(np.argmax(seen))
+            pair = tuple(sorted((int(ranked[where[first_of_code[codes[j]]]]), int(ranked[where[j]]))))
+            line = pair[1]
+            raise InputError.repeat(run.name, run.line, pair, f"document {docno_text(run, line)} of topic "
+                                    f"{_topic_of(run, line)}", " (use --dedupe to keep the first)" if advice else "")
+        drop[where[seen]] = True
+    return ranked[~drop] if drop.any() else ranked

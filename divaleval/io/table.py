@@ -270,8 +270,7 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
 def _arrow_batches(source: InputFile, sep: str, names: list[str], kinds: list[str]) -> Iterator[pa.RecordBatch]:
     """The file parsed by Arrow: whole for a run (read in a thread of its own), batch by batch for a
     large input (parsed by Arrow's threads), so that only the columns kept are ever held whole."""
-    read_options = pacsv.ReadOptions(column_names=names, use_threads=source.size > BIG_INPUT,
-                                     block_size=1 << 24)
+    read_options = pacsv.ReadOptions(column_names=names, use_threads=source.size > BIG_INPUT)
     parse_options = pacsv.ParseOptions(delimiter=sep, quote_char=False, double_quote=False, escape_char=False,
                                        ignore_empty_lines=False)
     convert_options = pacsv.ConvertOptions(

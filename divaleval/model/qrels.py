@@ -116,18 +116,11 @@ class Qrels:
         index = self._topic_index
         return np.array([index.get(str(topic), -1) for topic in topic_ids], dtype=np.int64)
 
-    def match_docnos(self, docnos: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray, int]:
-        """(identity code of each docno, its judged docno code or -1, the number of identity codes).
-
-        One hash pass over the judged docnos followed by these: the judged ones,
-        first and distinct, keep their positions as codes, so a code below their
-        number is a judged docno.
-        """
-        chunks = docnos.chunks if isinstance(docnos, pa.ChunkedArray) else [docnos]
-        encoded = pc.dictionary_encode(pa.chunked_array([self.docnos, *chunks], pa.binary()))
-        codes = pa.chunked_array([chunk.indices for chunk in encoded.chunks[1:]], pa.int32()).to_numpy()
-        n_codes = len(encoded.chunk(0).dictionary)
-        return codes.astype(np.int64), np.where(codes < len(self.docnos), codes, -1).astype(np.int64), n_codes
+    def judged_codes(self, docnos: pa.Array | pa.ChunkedArray) -> np.ndarray:
+        """(int32) each docno's position among the judged docnos, -1 for one never judged:
+        one Arrow lookup, in a hash table of the judged docnos only."""
+        found = pc.index_in(docnos, value_set=self.docnos)
+        return found.fill_null(-1).to_numpy().astype(np.int32, copy=False)
 
     @cached_property
     def _row_of_docno(self) -> np.ndarray:
