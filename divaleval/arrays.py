@@ -58,9 +58,12 @@ def group_positions(sorted_groups: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.int32)
     index = np.int32 if len(sorted_groups) < 2 ** 31 else np.int64  # half the memory of a large run's
     starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]]).astype(index)
-    lengths = np.diff(np.r_[starts, len(sorted_groups)])
     positions = np.arange(1, len(sorted_groups) + 1, dtype=index)
-    positions -= np.repeat(starts, lengths)
+    if len(starts) * 64 < len(sorted_groups):  # few long groups (a run's topics): no second array
+        for start, end in zip(starts[1:].tolist(), [*starts[2:].tolist(), len(sorted_groups)]):
+            positions[start:end] -= start
+        return positions
+    positions -= np.repeat(starts, np.diff(np.r_[starts, len(sorted_groups)]))
     return positions
 
 

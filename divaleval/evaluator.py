@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections import deque
+from dataclasses import dataclass
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, Iterator, Union
 
@@ -79,14 +80,23 @@ def _labelled(runs: Iterable[RunLike]) -> Iterator[RunInput]:
     seen: dict[str, int] = {}
     for item in runs:
         for run in _expand(item):
-            if isinstance(run, str) and run == STDIN_NAME:
+            stdin = isinstance(run, str) and run == STDIN_NAME
+            if stdin:
                 if STDIN_NAME in seen:
                     raise InputError(display_name(STDIN_NAME), None, STDIN_ONCE)
-                seen[STDIN_NAME] = 1
-                run = read_run(run)
+                seen[STDIN_NAME] = 0
             label = run.name if isinstance(run, RunTable) else display_name(run)
             seen[label] = seen.get(label, 0) + 1
-            yield (label if seen[label] == 1 else f"{label}#{seen[label]}"), run
+            # Standard input is read here, at its turn; the table is not kept in this generator's frame.
+            yield (label if seen[label] == 1 else f"{label}#{seen[label]}"), (read_run(run) if stdin else run)
+
+
+@dataclass
+class PreparedRun:
+    """A run read and matched, waiting to be ranked and scored (``matched`` is let go once ranked)."""
+
+    source: str
+    matched: MatchedRun | None
 
 
 class Evaluator:
@@ -163,6 +173,7 @@ class Evaluator:
             pending: deque = deque()
             for item in inputs:
                 pending.append(reader.submit(self.prepare, item))
+                item = None  # a run read from standard input is let go once prepared
                 if len(pending) > READ_AHEAD:
                     scored = self._scored(pending.popleft())
                     if scored is not None:
@@ -199,19 +210,25 @@ class Evaluator:
         """Read (if need be), rank and score one run; its warnings are kept, not emitted."""
         return self.score_prepared(self.prepare(item))
 
-    def prepare(self, item: RunInput) -> tuple[str, MatchedRun]:
-        """(source, the run read if need be and matched to the judgments)."""
+    def prepare(self, item: RunInput) -> PreparedRun:
+        """The run read if need be and matched to the judgments."""
         source, run = item
         if isinstance(run, str):
             run = read_run(run)
-        return source, match_run(run, self.qrels)
+        return PreparedRun(source, match_run(run, self.qrels))
 
-    def score_prepared(self, prepared: tuple[str, MatchedRun]) -> RawScores:
-        """Rank and score a matched run; its warnings are kept, not emitted."""
-        source, matched = prepared
+    def score_prepared(self, prepared: PreparedRun) -> RawScores:
+        """Rank and score a matched run; its warnings are kept, not emitted.
+
+        Once ranked, the run's table (its docnos, the bulk of a large run) is let go, before scoring.
+        """
+        source, matched = prepared.source, prepared.matched
+        prepared.matched = None
         ranked = rank_matched(matched, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates)
+        extra_fields = matched.run.extra_fields
+        del matched
         messages = []
-        if matched.run.extra_fields:
+        if extra_fields:
             messages.append(f"{ranked.name}: some lines have more than 6 fields; fields past the sixth are ignored")
         if ranked.unknown_topics:
             messages.append(f"{ranked.name}: topics not in the qrels are ignored: "

@@ -83,7 +83,7 @@ def _repeat_topics(run: RunTable, topic: np.ndarray) -> np.ndarray:
 def _topic_segments(topic: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """(boundaries of each topic's lines, the line order that groups them: None when the file does)."""
     change = np.flatnonzero(topic[1:] != topic[:-1]) + 1
-    if len(change) + 1 > len(np.unique(topic)):  # some topic's lines are not together
+    if len(change) + 1 > np.count_nonzero(np.bincount(topic)):  # some topic's lines are not together
         lines = np.argsort(topic, kind="stable")
         change = np.flatnonzero(topic[lines][1:] != topic[lines][:-1]) + 1
     else:
@@ -117,21 +117,23 @@ def rank_matched(
     if order not in ORDERS or duplicates not in DUPLICATE_RULES:
         raise ValueError(f"unknown order {order!r} or duplicate rule {duplicates!r}")
     run, topic = matched.run, matched.topic
-    ranked = _order(run, topic, order, advice)
+    ranked = _order(run, topic, order, advice)  # None: the lines' own order
     if duplicates_within_depth and depth is not None:
-        ranked = ranked[group_positions(topic[ranked]) <= depth]
+        ranked = _identity(ranked, len(topic))[group_positions(_taken(topic, ranked)) <= depth]
     if duplicates != "keep" and len(matched.repeat_topics):
-        ranked = _check_duplicates(run, topic, ranked, matched.repeat_topics, duplicates == "first", advice)
-    topic_sorted = topic[ranked]
+        ranked = _check_duplicates(run, topic, _identity(ranked, len(topic)), matched.repeat_topics,
+                                   duplicates == "first", advice)
+    topic_sorted = _taken(topic, ranked)
     position = group_positions(topic_sorted)
     keep = topic_sorted < qrels.n_topics
     if depth is not None:
         keep &= position <= depth
     if not keep.all():
-        ranked, topic_sorted, position = ranked[keep], topic_sorted[keep], position[keep]
+        ranked = _identity(ranked, len(topic))[keep]
+        topic_sorted, position = topic_sorted[keep], position[keep]
     del keep
-    judged = matched.judged_code[ranked]
-    row = np.full(len(ranked), -1, dtype=np.int32)
+    judged = _taken(matched.judged_code, ranked)
+    row = np.full(len(topic_sorted), -1, dtype=np.int32)
     found = np.flatnonzero(judged >= 0)
     row[found] = qrels.rows_of(topic_sorted[found], judged[found])
     return RankedRun(
@@ -146,6 +148,15 @@ def rank_matched(
     )
 
 
+def _taken(values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+    """``values[rows]``, or ``values`` itself for None (the identity: no copy of a large run's arrays)."""
+    return values if rows is None else values[rows]
+
+
+def _identity(ranked: np.ndarray | None, count: int) -> np.ndarray:
+    return np.arange(count, dtype=np.int32 if count < 2 ** 31 else np.int64) if ranked is None else ranked
+
+
 def docno_text(run: RunTable, line: int) -> str:
     return run.docno[line].as_py().decode("utf-8", "surrogateescape")
 
@@ -154,8 +165,9 @@ def _topic_of(run: RunTable, line: int) -> str:
     return str(run.topic.labels[run.topic.codes[line]])
 
 
-def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) -> np.ndarray:
-    """Line indices in evaluation order: by topic, then by the order rule."""
+def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) -> np.ndarray | None:
+    """Line indices in evaluation order: by topic, then by the order rule; None when that is the
+    lines' own order (no array of indices is made)."""
     # Runs usually list each topic's lines together and in order: the order is then the lines'
     # own, found without a sort or a copy of the keys.
     if order == "rank" and run.rank_out_of_range is not None:
@@ -164,12 +176,12 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     index = np.int32 if len(topic) < 2 ** 31 else np.int64
     grouped = bool(np.all(topic[1:] >= topic[:-1]))
     if order == "file":
-        return np.arange(len(topic), dtype=index) if grouped else np.argsort(topic, kind="stable").astype(index)
+        return None if grouped else np.argsort(topic, kind="stable").astype(index)
     values = run.rank if order == "rank" else run.score
     same_topic = topic[1:] == topic[:-1]
     in_order = (values[1:] >= values[:-1]) if order == "rank" else (values[1:] <= values[:-1])
     if grouped and np.all(~same_topic | in_order):
-        ranked = np.arange(len(topic), dtype=index)
+        ranked = None
         tied = same_topic & (values[1:] == values[:-1])
     else:
         key = values if order == "rank" else -values
@@ -180,6 +192,7 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     del same_topic, in_order
     if not tied.any():
         return ranked
+    ranked = _identity(ranked, len(topic))
     if order == "rank":
         pair = first_tie(ranked, tied)
         line = pair[1]

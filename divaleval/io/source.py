@@ -91,6 +91,18 @@ class InputFile:
         with self.open() as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
             return mapped.find(byte) >= 0
 
+    def count_lines(self) -> int:
+        """Lines in the input (a last line without its newline counts)."""
+        count, last = 0, b"\n"
+        with self.open() as handle:
+            while True:
+                block = handle.read(COPY_CHUNK * 16)
+                if not block:
+                    break
+                count += block.count(b"\n")
+                last = block[-1:]
+        return count + (last != b"\n")
+
     def line_bytes(self, line: int) -> bytes:
         """Line ``line`` (1-based) without its line end (empty past the end), a leading BOM left out."""
         with self.open() as handle:

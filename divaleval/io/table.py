@@ -50,6 +50,7 @@ INTEGER_PATTERN = r"^[+-]?[0-9]+$"
 REAL_PATTERN = r"^[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf(?:inity)?))$"
 LEVEL_TEXT = re.compile(r"L[0-9]+|[+-]?[0-9]+", re.ASCII)
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 BLOCK = 1 << 23              # bytes normalised at a time by the careful path
 BIG_INPUT = 1 << 25          # an input this large is parsed by Arrow's threads, and its buffers go back after
 
@@ -246,17 +247,20 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
         if width < len(kinds):
             return None
     names = [f"f{j}" for j in range(width)]
-    parts: list[list] = [[] for _ in kinds]
+    # A large input's numbers go straight into arrays of their final size (no second copy at the end).
+    rows_expected = source.count_lines() if source.size > BIG_INPUT else None
+    parts = [_Numbers(kind, rows_expected) if kind in (INT, RANK, FLOAT) else [] for kind in kinds]
     rows = 0
     try:
         for batch in _arrow_batches(source, sep.decode(), names, kinds):
-            rows += batch.num_rows
             for j, kind in enumerate(kinds):
                 part = _fast_part(batch.column(j), kind)
                 if part is _REFUSED:
                     return None
                 parts[j].append(part)
-        fields = [_joined(part, kind) for part, kind in zip(parts, kinds)]
+            rows += batch.num_rows
+        fields = [part.result() if isinstance(part, _Numbers) else _joined(part, kind)
+                  for part, kind in zip(parts, kinds)]
     except (pa.ArrowException, ValueError, OverflowError, OSError, _BadValue):
         return None
     finally:
@@ -307,14 +311,47 @@ def _fast_part(column: pa.Array, kind: str):
 
 
 def _joined(parts: list, kind: str):
-    """The batches' parts of one column as one field."""
+    """The batches' parts of one text or id column as one field."""
     if kind == PRESENT:
         return None
-    if kind in (INT, FLOAT):
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64 if kind == INT else np.float64)
-    if kind == RANK:
-        return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), None
     return _convert(pa.chunked_array(parts, _ARROW_TYPES[kind]), kind, "")
+
+
+class _Numbers:
+    """A numeric column gathered batch by batch: into an array of the final size when the number of
+    rows is known (a large input), else as parts joined at the end. Ranks are kept in int32 while
+    they fit (half the memory)."""
+
+    def __init__(self, kind: str, rows: int | None) -> None:
+        self.kind = kind
+        self.dtype = np.float64 if kind == FLOAT else np.int32 if kind == RANK else np.int64
+        self.out = None if rows is None else np.empty(rows, dtype=self.dtype)
+        self.parts: list[np.ndarray] = []
+        self.filled = 0
+
+    def append(self, values: np.ndarray) -> None:
+        if self.kind == RANK and self.dtype == np.int32 and len(values) and \
+                (values.min() < INT32_MIN or values.max() > INT32_MAX):
+            self.dtype = np.int64
+            if self.out is not None:
+                self.out = self.out.astype(np.int64)
+        if self.out is None:
+            self.parts.append(values)
+            return
+        if self.filled + len(values) > len(self.out):
+            raise ValueError("more rows than lines")  # cannot happen; the careful path would read the file
+        self.out[self.filled: self.filled + len(values)] = values
+        self.filled += len(values)
+
+    def result(self):
+        if self.out is None:
+            values = np.concatenate(self.parts).astype(self.dtype, copy=False) if self.parts \
+                else np.zeros(0, dtype=self.dtype)
+        elif self.filled != len(self.out):
+            raise ValueError("fewer rows than lines")
+        else:
+            values = self.out
+        return (values, None) if self.kind == RANK else values
 
 
 class RowLines:
