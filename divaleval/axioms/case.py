@@ -42,6 +42,7 @@ class Case:
     weights: np.ndarray | None = None  # (I,) intent weights; None: uniform
     param: int | None = None           # n, m or L of a quantified constraint
     _key: bytes | None = field(default=None, repr=False, compare=False)
+    _size: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
 
     # -- shape -------------------------------------------------------------
     @property
@@ -68,8 +69,24 @@ class Case:
 
     def size(self) -> tuple[int, ...]:
         """What shrinking makes small, most important first."""
-        lines = int(sum(max(1, int((row > 0).sum())) for row, j in zip(self.levels, self.judged) if j))
-        return (self.n_docs, self.n_intents, lines, int(self.levels.sum()), len(self.worse) + len(self.better))
+        if self._size is None:
+            size = (self.n_docs, self.n_intents, len(self.judgments()[0]), int(self.levels.sum()),
+                    len(self.worse) + len(self.better))
+            object.__setattr__(self, "_size", size)
+        return self._size
+
+    def judgments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(document, intent, level) of each qrels line: a judged document's positive levels, or one line
+        at level 0 for intent 0 when it has none (an unjudged document has no line)."""
+        positive = (self.levels > 0) & self.judged[:, None]
+        irrelevant = self.judged & ~positive.any(axis=1)
+        doc, intent = np.nonzero(positive)
+        zero = np.flatnonzero(irrelevant)
+        docs = np.concatenate([doc, zero])
+        order = np.argsort(docs, kind="stable")
+        intents = np.concatenate([intent, np.zeros(len(zero), dtype=np.int64)])
+        levels = np.concatenate([self.levels[doc, intent], np.zeros(len(zero), dtype=np.int64)])
+        return docs[order], intents[order], levels[order]
 
     def key(self) -> bytes:
         """Identity of the case (equal keys: the same qrels, weights, rankings and parameter)."""
@@ -106,15 +123,7 @@ class Case:
     # -- as files ------------------------------------------------------------
     def qrels_lines(self, topic: str = "1") -> list[str]:
         """``topic intent docno level`` lines (a judged non-relevant document: one line, intent 1, level 0)."""
-        lines = []
-        for doc in range(self.n_docs):
-            if not self.judged[doc]:
-                continue
-            intents = self.relevant_to(doc)
-            if not len(intents):
-                lines.append(f"{topic} 1 {docno(doc)} 0")
-            lines.extend(f"{topic} {i + 1} {docno(doc)} {int(self.levels[doc, i])}" for i in intents)
-        return lines
+        return [f"{topic} {i + 1} {docno(d)} {lv}" for d, i, lv in zip(*(a.tolist() for a in self.judgments()))]
 
     def run_lines(self, side: str, topic: str = "1") -> list[str]:
         """The ranking ``side`` (worse or better) as TREC run lines, scores descending."""
@@ -134,7 +143,7 @@ def docno(doc: int) -> str:
 
 
 def with_levels(case: Case, levels: np.ndarray, judged: np.ndarray | None = None) -> Case:
-    return replace(case, levels=levels, judged=case.judged if judged is None else judged, _key=None)
+    return replace(case, levels=levels, judged=case.judged if judged is None else judged, _key=None, _size=None)
 
 
 class Builder:
@@ -173,24 +182,24 @@ def _ignore(_message: str) -> None:
 
 
 def batch_qrels(cases: list[Case]) -> Qrels:
-    """One topic per case (topic ``k+1`` for case k), intent weights included."""
+    """One topic per case (topic ``k+1`` for case k), intent weights included: the lines each case prints."""
     topic, intent, doc, level = [], [], [], []
-    p_topic, p_intent, p_value = [], [], []
     for k, case in enumerate(cases):
-        tid = str(k + 1)
-        for line in case.qrels_lines(tid):
-            t, i, d, lv = line.split()
-            topic.append(t)
-            intent.append(i)
-            doc.append(d)
-            level.append(int(lv))
-        weights = case.weights if case.weights is not None else np.full(case.n_intents, 1.0 / case.n_intents)
-        for i, w in enumerate(weights):
-            p_topic.append(tid)
-            p_intent.append(str(i + 1))
-            p_value.append(float(w))
-    qrels = Qrels.from_arrays(topic, intent, doc, level, name="<axioms>")
+        d, i, lv = case.judgments()
+        topic.append(np.full(len(d), k + 1))
+        intent.append(i + 1)
+        doc.append(d)
+        level.append(lv)
+    doc_all = np.concatenate(doc)
+    qrels = Qrels.from_arrays(np.concatenate(topic), np.concatenate(intent), [docno(d) for d in doc_all.tolist()],
+                              np.concatenate(level), name="<axioms>")
     if any(case.weights is not None for case in cases):
+        p_topic, p_intent, p_value = [], [], []
+        for k, case in enumerate(cases):
+            weights = case.weights if case.weights is not None else np.full(case.n_intents, 1.0 / case.n_intents)
+            p_topic += [str(k + 1)] * len(weights)
+            p_intent += [str(i + 1) for i in range(len(weights))]
+            p_value += [float(w) for w in weights]
         n = len(p_topic)
         iprob = IntentProbabilities("<axioms>", np.array(p_topic, dtype=object), np.array(p_intent, dtype=object),
                                     np.array(p_value, dtype=np.float64), np.full(n, "", dtype=object),

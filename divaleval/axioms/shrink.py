@@ -65,7 +65,7 @@ def candidates(case: Case) -> Iterator[Case]:
         levels[doc, intent] -= 1
         yield with_levels(case, levels).normalised()
     if case.weights is not None:
-        yield replace(case, weights=None, _key=None)
+        yield replace(case, weights=None, _key=None, _size=None)
 
 
 def shrink(tasks: list[ShrinkTask], measures: list[Measure], settings: Settings,
