@@ -177,7 +177,8 @@ def check_axioms(
     cases: cases drawn per constraint and relevance kind (binary, graded);
         quantified constraints spread them over their grid.
     seed: the random generation's seed (same seed, same report).
-    max_length: documents in a generated ranking (DeepTh's and CloseTh's excepted).
+    max_length: documents in a generated ranking, never more than a measure's cutoff
+        (DeepTh's rankings, 2n long, excepted).
     gain, topicwise: the evaluation's settings (as :func:`evaluate`'s); topicwise
         defaults to ``max``, the paper's level of a document for ad hoc measures.
     """
@@ -192,4 +193,3 @@ def check_axioms(
     options = axioms.Options(max_length=max_length, gain=gain, topicwise=topicwise)
     make_settings(gain, topicwise)  # a bad value is a usage error before any work
     return axioms.check(chosen, picked, cases=cases, seed=seed, options=options, progress=progress)
-

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from divaleval import Qrels, RunTable, evaluate
 from divaleval.api import check_axioms
 from divaleval.axioms import CONSTRAINTS, NO, UNDEFINED, YES, Case, Options, constraint_named
-from divaleval.axioms.case import TIE_TOLERANCE, score_cases
+from divaleval.axioms.case import TIE_TOLERANCE, score_cases, violations
 from divaleval.axioms.paper import PAPER_MEASURES, PAPER_ROWS
 from divaleval.axioms.shrink import candidates, size_key
 from divaleval.cli import main_group
@@ -414,3 +414,14 @@ def test_usage_errors_exit_2(args):
     result = invoke(*args, "-q")
     assert result.exit_code == 2, result.stdout
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_tiny_genuine_differences_are_not_ties():
+    """After three documents at level 10 (r = 1023/1024), one at level 1 (r = 1/1024) still adds
+    (1/1024)^3 (1/1024) / 4 = 2^-42 to ERR: a violation of Sat, not a tie."""
+    levels = np.array([[10], [10], [10], [1]])
+    case = Case(levels, np.ones(4, dtype=bool), (0, 1, 2, 3), (0, 1, 2), param=10)
+    assert constraint_named("Sat").premise(case) is None
+    worse, better = score_cases([case], parse_measures(["IA-ERR@10"]), Options().settings)
+    assert worse[0, 0] - better[0, 0] == pytest.approx(2.0 ** -42, rel=1e-3)
+    assert violations(worse, better, strict=False)[0, 0]

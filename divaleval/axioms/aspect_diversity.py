@@ -5,8 +5,8 @@ import numpy as np
 
 from .case import Builder, Case
 from .constraint import (
-    DIVERSITY, Constraint, Options, differing_positions, first_problem, generate_many, random_level,
-    random_weights, rankings_distinct,
+    DIVERSITY, Constraint, Options, differing_positions, first_problem, generate_many, missed_relevant,
+    random_level, random_weights, rankings_distinct,
 )
 
 
@@ -54,9 +54,7 @@ def generate(rng: np.random.Generator, count: int, options: Options, _param: int
                 levels[raised] = 0
             d.append(builder.doc(levels, judged=bool(rng.random() < 0.5)))
         replacement = builder.doc(new)
-        for t in range(n_intents):
-            if rng.random() < 0.5:
-                builder.only(t, top)
+        missed_relevant(builder, rng, range(n_intents), top, most=1)
         better = list(d)
         better[i] = replacement
         weights = random_weights(rng, n_intents) if rng.random() < 0.5 else None

@@ -5,8 +5,8 @@ import numpy as np
 
 from .case import Builder, Case
 from .constraint import (
-    DIVERSITY, Constraint, Options, differing_positions, first_problem, generate_many, no_overlap,
-    only_relevant_to, rankings_distinct, single_aspect_doc,
+    DIVERSITY, Constraint, Options, differing_positions, first_problem, generate_many, missed_relevant, no_overlap,
+    only_relevant_to, rankings_distinct, same_highest_level, single_aspect_doc,
 )
 
 
@@ -49,11 +49,8 @@ def generate(rng: np.random.Generator, count: int, options: Options, _param: int
         builder = Builder(n_intents)
         d = [builder.only(t, level) if p == i else single_aspect_doc(builder, rng, others, top) for p in range(n)]
         y = builder.only(t2, level)
-        builder.only(t, top)  # both aspects reach the same highest level
-        builder.only(t2, top)
-        for aspect in (t, t2):  # relevant documents the rankings miss: aspects differ in how many they have
-            for _ in range(int(rng.integers(0, 3))):
-                builder.only(aspect, int(rng.integers(1, top + 1)))
+        same_highest_level(builder, (t, t2), top)
+        missed_relevant(builder, rng, (t, t2), top)
         better = list(d)
         better[i] = y
         return builder.case(d, better, weights)

@@ -2,8 +2,9 @@
 
 For each constraint, two sets of cases are drawn from its generator: binary
 ones (every relevant document at level 1) and graded ones (highest levels 1
-to 3; Sat: 1 to 10). Both rankings of every case are scored with every
-measure in one evaluation (one topic per case).
+to 3; Sat: 1 to 10). Measures are grouped by how long their rankings may be
+(never past a measure's cutoff); both rankings of every case of a group are
+scored with all its measures in one evaluation (one topic per case).
 
 Verdicts:
 * ``yes``: the constraint held in every case (for a quantified constraint, for
@@ -17,7 +18,7 @@ Verdicts:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -62,7 +63,6 @@ class AxiomReport:
     seed: int
     cases: int
     options: Options
-    timings: dict[str, float] = field(default_factory=dict)
 
     def verdict(self, measure: str, constraint: str) -> Verdict:
         return self.verdicts[(measure, constraint)]

@@ -5,8 +5,8 @@ import numpy as np
 
 from .case import Builder, Case
 from .constraint import (
-    RELEVANCE, Constraint, Options, first_problem, generate_many, non_relevant, random_level, rankings_distinct,
-    single_aspect,
+    RELEVANCE, Constraint, Options, first_problem, generate_many, graded_documents, missed_relevant, non_relevant,
+    random_level, rankings_distinct, single_aspect,
 )
 
 
@@ -25,14 +25,11 @@ def generate(rng: np.random.Generator, count: int, options: Options, _param: int
         top = int(rng.choice(options.top_levels))
         n = int(rng.integers(1, max(1, options.max_length - 1) + 1))
         builder = Builder(1)
-        d = []
-        for _ in range(n):
-            level = random_level(rng, top)
-            d.append(builder.doc([level]) if level else non_relevant(builder, rng))
-        if not (builder.rows and any(r[0] for r in builder.rows)):
+        levels = [random_level(rng, top) for _ in range(n)]
+        d = graded_documents(builder, rng, levels)
+        if not any(levels):
             builder.doc([int(rng.integers(1, top + 1))])  # the topic has a relevant document
-        for _ in range(int(rng.integers(0, 3))):
-            builder.doc([int(rng.integers(1, top + 1))])
+        missed_relevant(builder, rng, [0], top)
         x = non_relevant(builder, rng)
         return builder.case([*d, x], d)
 

@@ -154,6 +154,25 @@ def single_aspect_doc(builder, rng: np.random.Generator, intents: list[int], top
     return builder.only(int(rng.choice(intents)), level)
 
 
+def graded_documents(builder, rng: np.random.Generator, levels: list[int]) -> list[int]:
+    """Documents of a single aspect at these levels (level 0: non-relevant, judged or not)."""
+    return [builder.doc([level]) if level else non_relevant(builder, rng) for level in levels]
+
+
+def missed_relevant(builder, rng: np.random.Generator, intents, top: int, most: int = 2) -> None:
+    """0 to ``most`` relevant documents of each intent that no ranking holds (topics differ in size)."""
+    for intent in intents:
+        for _ in range(int(rng.integers(0, most + 1))):
+            builder.only(int(intent), int(rng.integers(1, top + 1)))
+
+
+def same_highest_level(builder, intents, top: int) -> None:
+    """A document at ``top`` for each intent: the intents share their highest level (equal levels are then
+    equal relevance for every measure)."""
+    for intent in intents:
+        builder.only(int(intent), top)
+
+
 def generate_many(make: Callable[[], Case | None], count: int, premise: Premise, name: str) -> list[Case]:
     """``count`` cases from ``make`` (which may give up on a draw by returning None)."""
     cases: list[Case] = []

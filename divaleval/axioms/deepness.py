@@ -5,8 +5,8 @@ import numpy as np
 
 from .case import Builder, Case
 from .constraint import (
-    RELEVANCE, Constraint, Options, differing_positions, first_problem, generate_many, non_relevant, random_level,
-    rankings_distinct, single_aspect,
+    RELEVANCE, Constraint, Options, differing_positions, first_problem, generate_many, graded_documents,
+    missed_relevant, random_level, rankings_distinct, single_aspect,
 )
 
 
@@ -44,9 +44,8 @@ def generate(rng: np.random.Generator, count: int, options: Options, _param: int
         high = int(rng.integers(low + 1, top + 1))
         levels[i], levels[i + 1], levels[j], levels[j + 1] = low, high, low, high
         builder = Builder(1)
-        d = [builder.doc([lv]) if lv else non_relevant(builder, rng) for lv in levels]
-        for _ in range(int(rng.integers(0, 3))):
-            builder.doc([int(rng.integers(1, top + 1))])
+        d = graded_documents(builder, rng, levels)
+        missed_relevant(builder, rng, [0], top)
         better, worse = list(d), list(d)
         better[i], better[i + 1] = d[i + 1], d[i]
         worse[j], worse[j + 1] = d[j + 1], d[j]

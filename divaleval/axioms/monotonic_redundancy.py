@@ -5,8 +5,8 @@ import numpy as np
 
 from .case import Builder, Case
 from .constraint import (
-    DIVERSITY, Constraint, Options, appended, balanced, first_problem, generate_many, only_relevant_to,
-    rankings_distinct,
+    DIVERSITY, Constraint, Options, appended, balanced, first_problem, generate_many, missed_relevant,
+    only_relevant_to, rankings_distinct, same_highest_level,
 )
 
 
@@ -42,11 +42,8 @@ def generate(rng: np.random.Generator, count: int, options: Options, _param: int
             prefix.append(builder.doc(levels))
         level = int(rng.integers(1, top + 1))
         x, y = builder.only(t, level), builder.only(t2, level)
-        builder.only(t, top)  # both aspects reach the same highest level
-        builder.only(t2, top)
-        for aspect in (t, t2):  # relevant documents the rankings miss: aspects differ in how many they have
-            for _ in range(int(rng.integers(0, 3))):
-                builder.only(aspect, int(rng.integers(1, top + 1)))
+        same_highest_level(builder, (t, t2), top)
+        missed_relevant(builder, rng, (t, t2), top)
         return builder.case([*prefix, x], [*prefix, y])
 
     return generate_many(make, count, premise, "MRed")

@@ -5,8 +5,8 @@ import numpy as np
 
 from .case import Builder, Case
 from .constraint import (
-    RELEVANCE, Constraint, Options, differing_positions, first_problem, generate_many, non_relevant, random_level,
-    rankings_distinct, single_aspect,
+    RELEVANCE, Constraint, Options, differing_positions, first_problem, generate_many, graded_documents,
+    missed_relevant, random_level, rankings_distinct, single_aspect,
 )
 
 
@@ -34,9 +34,8 @@ def generate(rng: np.random.Generator, count: int, options: Options, _param: int
         levels[i] = int(rng.integers(0, top))
         levels[j] = int(rng.integers(levels[i] + 1, top + 1))
         builder = Builder(1)
-        ranked = [builder.doc([lv]) if lv else non_relevant(builder, rng) for lv in levels]
-        for _ in range(int(rng.integers(0, 3))):  # judged documents the rankings miss
-            builder.doc([int(rng.integers(1, top + 1))])
+        ranked = graded_documents(builder, rng, levels)
+        missed_relevant(builder, rng, [0], top)
         swapped = list(ranked)
         swapped[i], swapped[j] = swapped[j], swapped[i]
         return builder.case(ranked, swapped)

@@ -5,8 +5,8 @@ import numpy as np
 
 from .case import Builder, Case
 from .constraint import (
-    DIVERSITY, SOME, Constraint, Options, first_problem, generate_many, no_overlap, only_relevant_to,
-    random_weights, rankings_distinct, single_aspect_doc,
+    DIVERSITY, SOME, Constraint, Options, first_problem, generate_many, missed_relevant, no_overlap,
+    only_relevant_to, random_weights, rankings_distinct, single_aspect_doc,
 )
 
 # Highest levels L tried as r_max: r = (2^L - 1)/2^L reaches 0.999 at L = 10.
@@ -42,9 +42,7 @@ def generate(rng: np.random.Generator, count: int, options: Options, top: int | 
         d = [single_aspect_doc(builder, rng, list(range(n_intents)), top) for _ in range(n - 1)]
         d.append(builder.only(t, top))
         x = builder.only(t, int(rng.integers(1, top + 1)))
-        for i in range(n_intents):
-            if rng.random() < 0.5:
-                builder.only(i, int(rng.integers(1, top + 1)))
+        missed_relevant(builder, rng, range(n_intents), top, most=1)
         weights = random_weights(rng, n_intents) if rng.random() < 0.5 else None
         return builder.case([*d, x], d, weights, param=top)
 
