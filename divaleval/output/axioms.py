@@ -113,14 +113,16 @@ def describe_example(report: AxiomReport, constraint: Constraint, verdict: Verdi
     return lines
 
 
-def _table_rows(report: AxiomReport, mark: bool) -> tuple[list[str], list[list[str]]]:
+def _table_rows(report: AxiomReport) -> tuple[list[str], list[list[str]]]:
+    """The measures x constraints table (cells differing from the paper's Table 1 marked *), and a row
+    of the number of cases of each constraint."""
     headers = ["measure", *(c.key for c in report.constraints)]
     rows = []
     for measure in report.measures:
         row = [measure.name]
         for constraint in report.constraints:
             text = cell_text(constraint, report.verdict(measure.name, constraint.key))
-            row.append(text + ("*" if mark and differs(report, measure, constraint) else ""))
+            row.append(text + ("*" if differs(report, measure, constraint) else ""))
         rows.append(row)
     counts = ["cases"]
     for constraint in report.constraints:
@@ -163,7 +165,7 @@ def _legend(report: AxiomReport) -> list[str]:
 
 
 def write_text(report: AxiomReport, stream: TextIO, examples: bool = True, markdown: bool = False) -> None:
-    headers, rows = _table_rows(report, mark=True)
+    headers, rows = _table_rows(report)
     out = [_settings_line(report), ""]
     out.append(tabulate(rows, headers=headers, tablefmt="github" if markdown else "simple",
                         disable_numparse=True))
