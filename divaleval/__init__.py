@@ -14,7 +14,9 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .aggregate import mean_rows, topic_mean
-from .api import evaluate, load_aspects, load_qrels, make_evaluator, make_settings, resolve_measures, score_runs
+from .api import (
+    check_axioms, evaluate, load_aspects, load_qrels, make_evaluator, make_settings, resolve_measures, score_runs,
+)
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
@@ -26,6 +28,7 @@ __all__ = [
     "__version__",
     "evaluate",
     "score_runs",
+    "check_axioms",
     "make_evaluator",
     "load_qrels",
     "load_aspects",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
+from . import axioms
 from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warn_to_stderr
 from .evaluator import Evaluator, RunLike
@@ -16,6 +17,7 @@ from .io import IntentProbabilities, read_iprob, read_qrels
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
+from .measures.core import INTENTS
 from .memory import release_unused_memory
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
 from .results import RunScores, scores_frame
@@ -166,3 +168,40 @@ def evaluate(
             on_run(scores)
         results.append(scores)
     return scores_frame(results, [m.name for m in resolve_measures(measures)])
+
+
+def check_axioms(
+    measures: Iterable[str | Measure] | str | None = None,
+    constraints: Iterable[str] | None = None,
+    *,
+    cases: int = axioms.DEFAULT_CASES,
+    seed: int = axioms.DEFAULT_SEED,
+    max_length: int = 10,
+    gain: str = "exp",
+    topicwise: str = "max",
+    progress: Callable[[str], None] | None = None,
+) -> axioms.AxiomReport:
+    """Check measures against the RBU paper's ten formal constraints (see :mod:`divaleval.axioms`).
+
+    measures: as for :func:`evaluate` (default: a measure for every row of the
+        paper's Table 1 that divaleval has); measures of intentwise judgments only.
+    constraints: keys (``Pri``, ``Deep``, ...), numbers or titles; default: all ten.
+    cases: cases drawn per constraint and relevance kind (binary, graded);
+        quantified constraints spread them over their grid.
+    seed: the random generation's seed (same seed, same report).
+    max_length: documents in a generated ranking, never more than a measure's cutoff
+        (DeepTh's rankings, 2n long, excepted).
+    gain, topicwise: the evaluation's settings (as :func:`evaluate`'s); topicwise
+        defaults to ``max``, the paper's level of a document for ad hoc measures.
+    """
+    chosen = resolve_measures(axioms.PAPER_MEASURES if measures is None else measures)
+    for m in chosen:
+        if m.definition.judgments != INTENTS:
+            raise UsageError(f"{m.name} is a measure of multi-aspect judgments; the constraints are stated for "
+                             f"intents (aspects of one topic)")
+    picked = axioms.CONSTRAINTS if constraints is None else [axioms.constraint_named(c) for c in constraints]
+    if not picked:
+        raise UsageError("no constraint to check")
+    options = axioms.Options(max_length=max_length, gain=gain, topicwise=topicwise)
+    make_settings(gain, topicwise)  # a bad value is a usage error before any work
+    return axioms.check(chosen, picked, cases=cases, seed=seed, options=options, progress=progress)
