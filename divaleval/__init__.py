@@ -15,10 +15,13 @@ __version__ = "0.1.0"
 
 from .aggregate import mean_rows, topic_mean
 from .api import evaluate, load_aspects, load_qrels, make_evaluator, make_settings, resolve_measures, score_runs
+from .api import (asl_curves, compare, discriminative_power, gold_agreement, metric_unanimity, rank_correlation,
+                  read_score_cube, score_cube)
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
 from .measures import catalogue, parse_measure, parse_measures
+from .meta import ScoreCube
 from .model import Qrels
 from .results import RunScores
 
@@ -40,6 +43,15 @@ __all__ = [
     "catalogue",
     "parse_measure",
     "parse_measures",
+    "score_cube",
+    "read_score_cube",
+    "ScoreCube",
+    "compare",
+    "rank_correlation",
+    "discriminative_power",
+    "asl_curves",
+    "metric_unanimity",
+    "gold_agreement",
     "DivalevalError",
     "InputError",
     "UsageError",
