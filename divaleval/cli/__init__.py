@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 
 from . import evaluate, ndeval  # noqa: F401  (each registers its command)
+from . import compare  # noqa: F401
+from . import meta  # noqa: F401
 from .evaluate import evaluate_command
 from .group import main_group
 
