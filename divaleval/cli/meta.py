@@ -165,8 +165,10 @@ def _render_power(tables, cube, alpha) -> str:
 def _render_mu(tables, cube, alpha) -> str:
     ordered = tables["mu"].sort_values("mu", ascending=False, kind="stable")
     rows = [[r.measure, _fixed(r.mu, 4)] for r in ordered.itertuples(index=False)]
+    note = ("\n(-: the other measures never improve unanimously, P(M) = 0)"
+            if tables["mu"]["mu"].isna().any() else "")
     return ("Metric Unanimity against the other measures (highest first)\n"
-            + text_table(rows, ["measure", "MU"]))
+            + text_table(rows, ["measure", "MU"]) + note)
 
 
 def _render_gold(tables, cube, alpha) -> str:

@@ -50,6 +50,21 @@ def compared_pairs(cube: ScoreCube, baseline: str | None) -> np.ndarray:
     return baseline_pairs(len(cube.runs), found)
 
 
+def tukey_hsd(cube: ScoreCube, pairs: np.ndarray, trials: int, seed: SeedLike, progress: Progress | None,
+              map_blocks: Callable) -> np.ndarray:
+    """The randomised Tukey HSD p-values of ``pairs`` (pairs x measures) over all the runs of the cube.
+
+    The runs are permuted in the order of their keys, so that the p-values do
+    not depend on the order in which the runs were given (the other tests
+    draw per topic, whatever the runs).
+    """
+    order = np.argsort(np.array(cube.runs, dtype=object), kind="stable")
+    position = np.empty_like(order)
+    position[order] = np.arange(len(order))
+    return randomised_tukey_hsd(cube.stacked()[:, order], position[pairs], trials, seed, progress=progress,
+                                map_blocks=map_blocks)
+
+
 def compare_runs(cube: ScoreCube, baseline: str | None = None, *, trials: int = 10_000, seed: SeedLike = 0,
                  level: float = 0.95, progress: Progress | None = None, map_blocks: Callable = map
                  ) -> pd.DataFrame:
@@ -63,7 +78,7 @@ def compare_runs(cube: ScoreCube, baseline: str | None = None, *, trials: int = 
     means = cube.means()                                  # (runs, measures)
     test = paired_t(diffs, level)
     p_rand = randomisation_test(diffs, trials, seed, progress=progress, map_blocks=map_blocks)
-    p_hsd = randomised_tukey_hsd(stacked, pairs, trials, seed, progress=progress, map_blocks=map_blocks)
+    p_hsd = tukey_hsd(cube, pairs, trials, seed, progress, map_blocks)
     columns = {
         "measure": np.repeat(np.array(cube.measures, dtype=object)[None, :], len(pairs), axis=0),
         "run_a": np.repeat(np.array(cube.runs, dtype=object)[pairs[:, 0]][:, None], len(cube.measures), axis=1),

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..errors import UsageError
-from ..stats import paired_bootstrap, randomised_tukey_hsd
+from ..stats import paired_bootstrap
 from ..stats.blocks import Progress, SeedLike
 from ..stats.paired import all_pairs, differences
-from .compare import check_comparable
+from .compare import check_comparable, tukey_hsd
 from .cube import ScoreCube
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def pair_significance(cube: ScoreCube, methods=METHODS, *, trials: int = 10_000,
     frames = []
     for method in methods:
         if method == "tukey":
-            p = randomised_tukey_hsd(stacked, pairs, trials, seed, progress=progress, map_blocks=map_blocks)
+            p = tukey_hsd(cube, pairs, trials, seed, progress, map_blocks)
         else:
             p = paired_bootstrap(differences(stacked, pairs), trials, seed, progress=progress,
                                  map_blocks=map_blocks)

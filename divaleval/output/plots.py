@@ -39,7 +39,7 @@ def _figure_class():
 
 def _save(figure, path: str) -> None:
     suffix = os.path.splitext(path)[1].lower()
-    figure.savefig(path, metadata=_NO_DATES.get(suffix, {}), dpi=110)
+    figure.savefig(path, metadata=_NO_DATES.get(suffix, {}), dpi=90)
 
 
 def _styles(count: int):
