@@ -44,9 +44,9 @@ def score_input_options(command: Callable) -> Callable:
         click.option("--dedupe", is_flag=True, help="Keep the first copy of a repeated docno."),
         click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
                      help="Score runs in N processes (0: one per core)."),
-        click.option("-B", "--trials", type=click.IntRange(min=1), default=10_000, show_default=True,
+        click.option("-B", "--trials", type=click.IntRange(min=1), default=10_000, show_default=True, metavar="B",
                      help="Trials of each randomised test."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
                      help="Seed of the randomised tests: the same seed, the same p-values."),
         click.option("-q", "--quiet", is_flag=True, help="No warnings, no progress bar."),
     ]
