@@ -25,6 +25,23 @@ def quiet(message):
     pass
 
 
+class Result:
+    def __init__(self, returncode: int, stdout: bytes, stderr: bytes) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def run(args) -> Result:
+    """The command line in this process (no interpreter to start): exit status, standard output and error."""
+    from click.testing import CliRunner
+
+    from divaleval.cli import main_group
+
+    result = CliRunner().invoke(main_group, [str(a) for a in args], prog_name="divaleval")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Result(result.exit_code, result.stdout_bytes, result.stderr_bytes)
+
+
 def ok(result):
     assert result.returncode == 0, result.stderr.decode()
     return result.stdout.decode()
@@ -36,7 +53,7 @@ def ok(result):
 def test_scores_read_back_give_the_cube_scored(tmp_path, fmt):
     scored = divaleval.score_cube(str(QRELS), str(RUNS), MEASURES.split(","), warn=quiet)
     out = tmp_path / f"scores.{fmt}"
-    out.write_bytes(ok(run_cli(["-c", "-q", "-f", fmt, "-m", MEASURES, QRELS, RUNS])).encode())
+    out.write_bytes(ok(run(["-c", "-q", "-f", fmt, "-m", MEASURES, QRELS, RUNS])).encode())
     read = divaleval.read_score_cube(str(out))
     assert read.measures == scored.measures and read.topics == scored.topics
     if fmt == "json":   # full precision, runs keyed by file
@@ -72,6 +89,12 @@ def test_two_runs_with_one_runtag_in_one_csv_stay_two(tmp_path):
     assert warnings == [f"{out}:6: m is undefined (nan); read as 0"]
 
 
+def test_a_byte_order_mark_is_skipped(tmp_path):
+    out = tmp_path / "s.csv"
+    out.write_bytes(b"\xef\xbb\xbfrunid,topic,m\nx,1,0.5\n")
+    assert read_scores(str(out)).measures == ["m"]
+
+
 @pytest.mark.parametrize("text, line, message", [
     ("runid,topic,m\nx,1,0.5,0.2\n", 2, "expected 3 fields, found 4"),
     ("runid,topic,m\nx,1,high\n", 2, "m 'high' is not a number"),
@@ -95,7 +118,7 @@ def test_missing_topics_in_score_files(tmp_path):
     with pytest.raises(InputError, match="run b has no scores for topics 2"):
         divaleval.read_score_cube(str(path))
     assert divaleval.read_score_cube(str(path), missing="zero").values[1, :, 0].tolist() == [0.125, 0.0]
-    result = run_cli(["meta", "--scores", path, "-s", "tau"])
+    result = run(["meta", "--scores", path, "-s", "tau"])
     assert result.returncode == 2 and f"{path}: run b has no scores for topics 2" in result.stderr.decode()
 
 
@@ -103,13 +126,13 @@ def test_missing_topics_in_score_files(tmp_path):
 
 def test_compare_table_csv_json_agree():
     args = ["compare", "-q", "-B", "500", "-m", MEASURES, QRELS, RUNS]
-    table = ok(run_cli(args))
+    table = ok(run(args))
     assert "Means" in table and "p(HSD)" in table and "Holm" in table
-    rows = ok(run_cli([*args, "-f", "csv"])).splitlines()
+    rows = ok(run([*args, "-f", "csv"])).splitlines()
     assert rows[0] == ("measure,run_a,run_b,mean_a,mean_b,diff,ci_low,ci_high,effect_dz,t,p_t,p_t_holm,p_rand,"
                        "p_rand_holm,p_hsd")
     assert len(rows) == 1 + 3 * 3
-    records = [json.loads(line) for line in ok(run_cli([*args, "-f", "json"])).splitlines()]
+    records = [json.loads(line) for line in ok(run([*args, "-f", "json"])).splitlines()]
     frame = divaleval.compare(divaleval.score_cube(str(QRELS), str(RUNS), MEASURES.split(","), warn=quiet),
                               trials=500, seed=0)
     assert [r["p_hsd"] for r in records] == frame["p_hsd"].tolist()
@@ -118,15 +141,15 @@ def test_compare_table_csv_json_agree():
 
 def test_compare_is_reproducible_with_its_seed_and_quiet_when_piped():
     args = ["compare", "-B", "700", "-m", "alpha-nDCG@10", "--baseline", "bm25.txt", QRELS, RUNS]
-    first = run_cli([*args, "--seed", "5"])
-    assert ok(first) == ok(run_cli([*args, "--seed", "5"]))
-    assert ok(first) != ok(run_cli([*args, "--seed", "6"]))
+    first = run_cli([*args, "--seed", "5"])    # a real process, its standard error a pipe
+    assert ok(first) == ok(run([*args, "--seed", "5"]))
+    assert ok(first) != ok(run([*args, "--seed", "6"]))
     assert b"trials" not in first.stderr            # no progress bar on a pipe
 
 
 def test_compare_with_a_plot(tmp_path):
     plot = tmp_path / "diff.png"
-    ok(run_cli(["compare", "-q", "-B", "100", "-m", "alpha-nDCG@10", "--baseline", "bm25.txt", "--plot", plot,
+    ok(run(["compare", "-q", "-B", "100", "-m", "alpha-nDCG@10", "--baseline", "bm25.txt", "--plot", plot,
                 QRELS, RUNS]))
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -142,16 +165,16 @@ def test_compare_with_a_plot(tmp_path):
     (["meta", "-m", "nDCG@10", QRELS, RUNS], "at least 2 measures"),
 ])
 def test_usage_errors_exit_2(args, message):
-    result = run_cli(args)
+    result = run(args)
     assert result.returncode == 2
     assert message in result.stderr.decode()
 
 
 def test_a_plot_never_overwrites_an_input(tmp_path):
     scores = tmp_path / "scores.png"      # an odd name for a score file, but an input all the same
-    scores.write_text(ok(run_cli(["-c", "-q", "-m", MEASURES, QRELS, RUNS])))
+    scores.write_text(ok(run(["-c", "-q", "-m", MEASURES, QRELS, RUNS])))
     before = scores.read_bytes()
-    result = run_cli(["meta", "--scores", scores, "--plot", scores])
+    result = run(["meta", "--scores", scores, "--plot", scores])
     assert result.returncode == 2 and "is an input" in result.stderr.decode()
     assert scores.read_bytes() == before
 
@@ -171,20 +194,20 @@ def test_meta_sections_and_formats(tmp_path):
     gold = tmp_path / "gold.txt"
     gold.write_text("101 bm25 diverse diverse\n102 bm25 random bm25\n")
     args = ["meta", "-q", "-B", "300", "-m", MEASURES, "--gold", gold, QRELS, RUNS]
-    table = ok(run_cli(args))
+    table = ok(run(args))
     for title in ("Kendall's tau-b", "Discriminative power", "Metric Unanimity", "Agreement with 2 gold"):
         assert title in table
-    tau = ok(run_cli([*args, "-s", "tau", "-f", "csv"])).splitlines()
+    tau = ok(run([*args, "-s", "tau", "-f", "csv"])).splitlines()
     assert tau[0] == "measure_a,measure_b,tau,ci_low,ci_high,runs,ties_a,ties_b" and len(tau) == 4
-    records = [json.loads(line) for line in ok(run_cli([*args, "-f", "json", "-s", "power", "-s", "mu"])).splitlines()]
+    records = [json.loads(line) for line in ok(run([*args, "-f", "json", "-s", "power", "-s", "mu"])).splitlines()]
     assert {r["section"] for r in records} == {"power", "mu"}
     assert len([r for r in records if r["section"] == "power"]) == 3 * 2
 
 
 def test_meta_is_reproducible_with_its_seed():
     args = ["meta", "-q", "-B", "400", "-m", MEASURES, "-s", "asl", "-f", "csv", QRELS, RUNS]
-    assert ok(run_cli([*args, "--seed", "1"])) == ok(run_cli([*args, "--seed", "1"]))
-    assert ok(run_cli([*args, "--seed", "1"])) != ok(run_cli([*args, "--seed", "2"]))
+    assert ok(run([*args, "--seed", "1"])) == ok(run([*args, "--seed", "1"]))
+    assert ok(run([*args, "--seed", "1"])) != ok(run([*args, "--seed", "2"]))
 
 
 @pytest.mark.slow
@@ -220,3 +243,15 @@ def test_the_progress_bar_draws_only_on_a_terminal():
     assert "[##############################] 100% 1000/1000 trials" in shown.getvalue()
     assert shown.getvalue().endswith("\r\033[K")          # the line is cleared at the end
     assert piped.getvalue() == ""
+
+
+@pytest.mark.parametrize("suffix", [".png", ".pdf", ".svg"])
+def test_figures_are_the_same_bytes_for_the_same_data(tmp_path, suffix):
+    drawn = []
+    for name in ("first", "second"):
+        asl, tau = tmp_path / f"{name}-asl{suffix}", tmp_path / f"{name}-tau{suffix}"
+        ok(run(["meta", "-q", "-B", "200", "-m", MEASURES, "-s", "power", "--plot", asl, "--plot-tau", tau,
+                QRELS, RUNS]))
+        drawn.append((asl.read_bytes(), tau.read_bytes()))
+    assert drawn[0] == drawn[1]
+    assert drawn[0][0][:5] in (b"\x89PNG\r", b"%PDF-", b"<?xml")

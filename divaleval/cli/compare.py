@@ -55,15 +55,17 @@ def compare_command(inputs, measures, score_files, missing, iprob, order, gain, 
         cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
                          topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, jobs=jobs)
         drawn = plot_measure or cube.measures[0]
-        if plot and drawn not in cube.measures:
-            raise click.UsageError(f"--plot-measure {drawn!r} is not among the measures: {', '.join(cube.measures)}")
-        with ProgressBar(2 * trials, "divaleval compare", enabled=False if quiet else None) as bar:
-            rows = compare_runs(cube, baseline, trials=trials, seed=seed, level=1 - alpha, progress=bar.advance)
         if plot:
+            if drawn not in cube.measures:
+                raise click.UsageError(f"--plot-measure {drawn!r} is not among the measures: "
+                                       f"{', '.join(cube.measures)}")
             differences = topic_differences(cube, drawn, baseline)
             if differences[["run_a", "run_b"]].drop_duplicates().shape[0] > MAX_PLOTTED_PAIRS:
                 raise click.UsageError(f"--plot draws at most {MAX_PLOTTED_PAIRS} pairs: choose a --baseline "
                                        "or fewer runs")
+        with ProgressBar(2 * trials, "divaleval compare", enabled=False if quiet else None) as bar:
+            rows = compare_runs(cube, baseline, trials=trials, seed=seed, level=1 - alpha, progress=bar.advance)
+        if plot:
             plot_topic_differences(differences, plot, drawn)
     if fmt == "csv":
         rows.to_csv(sys.stdout, index=False, lineterminator="\n")

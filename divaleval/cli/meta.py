@@ -73,8 +73,8 @@ def meta_command(inputs, measures, score_files, missing, iprob, order, gain, top
         if {"tau-matrix", "tau"} & set(sections) or plot_tau:
             correlations = rank_correlation(cube, 1 - alpha)
             tables["tau"] = correlations
-            tables["tau-matrix"] = tau_matrix(correlations).reindex(index=list(cube.measures),
-                                                                    columns=list(cube.measures))
+            tables["tau-matrix"] = tau_matrix(correlations).reindex(
+                index=list(cube.measures), columns=list(cube.measures)).rename_axis("measure")
         if {"power", "asl"} & set(sections) or plot:
             with ProgressBar(len(methods) * trials, "divaleval meta", enabled=False if quiet else None) as bar:
                 significance = pair_significance(cube, methods, trials=trials, seed=seed, progress=bar.advance)
@@ -95,7 +95,7 @@ def meta_command(inputs, measures, score_files, missing, iprob, order, gain, top
         for section in sections:
             frame = tables[section]
             if section == "tau-matrix":
-                frame = frame.rename_axis("measure").reset_index()
+                frame = frame.reset_index()
             for line in json_records(frame, section=section):
                 click.echo(line)
     else:

@@ -91,7 +91,7 @@ def read_scores(source: str | InputFile, warn: WarningSink = warn_to_stderr) -> 
     except UnicodeDecodeError as exc:
         line = source.data[: exc.start].count(b"\n") + 1
         raise InputError(source.name, line, "is not UTF-8 text") from None
-    lines = text.split("\n")
+    lines = text.removeprefix("\ufeff").split("\n")   # a byte-order mark is not part of the first line
     first = next((j for j, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise InputError(source.name, None, "is empty")

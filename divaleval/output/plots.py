@@ -3,7 +3,7 @@
 matplotlib is an optional extra (``pip install divaleval[plot]``), imported only
 when a figure is drawn, through its object-oriented API (no pyplot, no global
 backend change). The format follows the file's suffix (.png, .pdf, .svg);
-dates are left out of the files, so the same data draw the same bytes.
+dates are left out of the files and SVG ids salted, so the same data draw the same bytes.
 """
 from __future__ import annotations
 
@@ -38,8 +38,12 @@ def _figure_class():
 
 
 def _save(figure, path: str) -> None:
+    import matplotlib
+
     suffix = os.path.splitext(path)[1].lower()
-    figure.savefig(path, metadata=_NO_DATES.get(suffix, {}), dpi=90)
+    # SVG ids are random unless salted: a fixed salt keeps the file's bytes the same for the same data.
+    with matplotlib.rc_context({"svg.hashsalt": "divaleval"}):
+        figure.savefig(path, metadata=_NO_DATES.get(suffix, {}), dpi=90)
 
 
 def _styles(count: int):
