@@ -35,6 +35,8 @@ def pair_significance(cube: ScoreCube, methods=METHODS, *, trials: int = 10_000,
 
     check_comparable(cube)
     unknown = [m for m in methods if m not in METHODS]
+    if not methods:
+        raise UsageError(f"no method: choose among {', '.join(METHODS)}")
     if unknown:
         raise UsageError(f"unknown method {unknown[0]!r}: choose among {', '.join(METHODS)}")
     pairs = all_pairs(len(cube.runs))
