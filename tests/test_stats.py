@@ -248,10 +248,19 @@ def paper_table(start: str, stop: str) -> str:
     return text[text.index(start): text.index(stop)]
 
 
-def test_tau_intervals_of_sakai_zeng_table_1():
-    # The example of the issue: tau .886 over 15 systems -> [.767, .946].
+def test_tau_intervals_of_the_papers_examples():
+    # Sakai & Zeng, Table 1(a), EBR vs ERR: tau .886 over 15 systems -> [.767, .946].
     low, high = fisher_interval(0.886, 15)
     assert (round(float(low), 3), round(float(high), 3)) == (0.767, 0.946)
+    # Table 5(a), iRBU: 952 agreements, 163 disagreements: tau .708 over P = 1,115 pairs -> [.596, .793],
+    # L taken back from P.
+    assert systems_from_pairs(1115) == pytest.approx((1 + math.sqrt(8921)) / 2)
+    assert round(preference_tau(952, 163, 1115), 3) == 0.708
+    low, high = fisher_interval(0.708, systems_from_pairs(1115))
+    assert (round(float(low), 3), round(float(high), 3)) == (0.596, 0.793)
+
+
+def test_tau_intervals_of_sakai_zeng_table_1():
     cells = re.findall(r"\.(\d{3}) \[(0\.\d{3}), (0\.\d{3})\]", paper_table("(a)\tERR\tnDCG", "- From Part (a)"))
     assert len(cells) == 51                           # every cell of parts (a), (b) and (c)
     for tau, lo, hi in cells:
@@ -263,10 +272,6 @@ AGREEMENT = re.compile(r"\t(\d+)\t(\d+)\t\.(\d{3}) \[\.(\d{3}), \.(\d{3})\]")
 
 
 def test_gold_agreement_intervals_of_sakai_zeng_tables_5_and_6():
-    # The example of the issue: .708 over 1,115 pairs -> [.596, .793], L taken back from P.
-    assert systems_from_pairs(1115) == pytest.approx((1 + math.sqrt(8921)) / 2)
-    low, high = fisher_interval(0.708, systems_from_pairs(1115))
-    assert (round(float(low), 3), round(float(high), 3)) == (0.596, 0.793)
     rows = AGREEMENT.findall(paper_table("Table 5: Agreement", "clearly the best measures"))
     assert len(rows) == 120                           # Tables 5(a), 5(b), 6(a), 6(b)
     for agree, disagree, tau, lo, hi in rows:
