@@ -15,12 +15,15 @@ __version__ = "0.1.0"
 
 from .aggregate import mean_rows, topic_mean
 from .api import (
-    check_axioms, evaluate, load_aspects, load_qrels, make_evaluator, make_settings, resolve_measures, score_runs,
+    asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects, load_qrels,
+    make_evaluator, make_settings, metric_unanimity, rank_correlation, read_score_cube, resolve_measures, score_cube,
+    score_runs,
 )
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
 from .measures import catalogue, parse_measure, parse_measures
+from .meta import ScoreCube
 from .model import Qrels
 from .results import RunScores
 
@@ -43,6 +46,15 @@ __all__ = [
     "catalogue",
     "parse_measure",
     "parse_measures",
+    "score_cube",
+    "read_score_cube",
+    "ScoreCube",
+    "compare",
+    "rank_correlation",
+    "discriminative_power",
+    "asl_curves",
+    "metric_unanimity",
+    "gold_agreement",
     "DivalevalError",
     "InputError",
     "UsageError",

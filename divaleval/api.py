@@ -7,18 +7,21 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
 
-from . import axioms
+from . import axioms, meta
 from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warn_to_stderr
 from .evaluator import Evaluator, RunLike
 from .io import IntentProbabilities, read_iprob, read_qrels
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
+from .io.gold import GoldPreferences, read_gold
+from .io.scores import read_scores
 from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .measures.core import INTENTS
 from .memory import release_unused_memory
+from .meta import ScoreCube
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
 from .results import RunScores, scores_frame
 
@@ -205,3 +208,87 @@ def check_axioms(
     options = axioms.Options(max_length=max_length, gain=gain, topicwise=topicwise)
     make_settings(gain, topicwise)  # a bad value is a usage error before any work
     return axioms.check(chosen, picked, cases=cases, seed=seed, options=options, progress=progress)
+
+
+# -- comparing runs and meta-evaluation (over a score cube: runs x topics x measures) ---------------
+
+ScoresLike = Union["ScoreCube", "pd.DataFrame"]
+
+
+def score_cube(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
+               measures: Iterable[str | Measure] | str | None = None, *, missing: str = "error",
+               complete: bool = True, jobs: int = 1, **options) -> ScoreCube:
+    """Score runs into a :class:`~divaleval.meta.ScoreCube` (every qrels topic, as ``-c``, by default).
+
+    The options are those of :func:`evaluate`; ``missing`` is what to do with a
+    topic some runs have no score for (see :mod:`divaleval.meta.cube`).
+    """
+    return meta.cube_from_scores(score_runs(qrels, runs, measures, jobs=jobs, complete=complete, **options),
+                                 missing)
+
+
+def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | None = None, *,
+                    missing: str = "error", warn: WarningSink = warn_to_stderr) -> ScoreCube:
+    """A score cube from files written by ``divaleval -f json`` or in ndeval's CSV (divaleval's default).
+
+    measures: the columns to keep (names as printed, or measure and set names,
+    e.g. ``"ndeval"``); default: every column, the same in every file.
+    """
+    tables = [read_scores(path, warn) for path in ([paths] if isinstance(paths, str) else paths)]
+    names = None
+    if measures is not None:
+        columns = set(tables[0].measures)
+        names = []
+        for item in [measures] if isinstance(measures, str) else measures:
+            for name in [item] if item in columns else [m.name for m in resolve_measures([item])]:
+                if name not in names:
+                    names.append(name)
+    return meta.cube_from_tables(tables, names, missing)
+
+
+def as_cube(scores: ScoresLike, missing: str = "error") -> ScoreCube:
+    """A score cube, or one built from a frame of :func:`evaluate`."""
+    return scores if isinstance(scores, meta.ScoreCube) else meta.cube_from_frame(scores, missing)
+
+
+def compare(scores: ScoresLike, baseline: str | None = None, *, trials: int = 10_000, seed: int | None = 0,
+            level: float = 0.95) -> pd.DataFrame:
+    """Compare runs per measure: every run against ``baseline`` (a file, file name or runtag), else every pair.
+
+    One row per (measure, pair): ``mean_a``, ``mean_b``, ``diff`` (a - b), its
+    ``level`` t interval, ``effect_dz``, and two-sided p-values: paired t
+    (``p_t``, Holm-adjusted ``p_t_holm``), Fisher randomisation (``p_rand``,
+    ``p_rand_holm``) and the randomised Tukey HSD over all runs (``p_hsd``), with
+    ``trials`` trials drawn from ``seed``.
+    """
+    return meta.compare_runs(as_cube(scores), baseline, trials=trials, seed=seed, level=level)
+
+
+def rank_correlation(scores: ScoresLike, level: float = 0.95) -> pd.DataFrame:
+    """Kendall's tau-b between every two measures' system rankings, with its Fisher-z interval and ties."""
+    return meta.rank_correlation(as_cube(scores), level)
+
+
+def discriminative_power(scores: ScoresLike, *, methods: Iterable[str] = meta.METHODS, trials: int = 10_000,
+                         seed: int | None = 0, alpha: float = 0.05) -> pd.DataFrame:
+    """Per measure and method (``tukey``, ``bootstrap``): pairs of runs significant at ``alpha``, and the
+    smallest significant difference."""
+    significance = meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed)
+    return meta.power_summary(significance, alpha)
+
+
+def asl_curves(scores: ScoresLike, *, methods: Iterable[str] = meta.METHODS, trials: int = 10_000,
+               seed: int | None = 0) -> pd.DataFrame:
+    """Per measure and method, every pair of runs with its p-value (ASL), sorted, ranked from 1."""
+    return meta.asl_curves(meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed))
+
+
+def metric_unanimity(scores: ScoresLike) -> pd.DataFrame:
+    """Metric Unanimity of every measure against the others (Amigó et al. 2018, sec. 6.1)."""
+    return meta.metric_unanimity(as_cube(scores))
+
+
+def gold_agreement(scores: ScoresLike, gold: str | GoldPreferences, level: float = 0.95) -> pd.DataFrame:
+    """Agreement of every measure with gold preferences (a file ``topic runA runB winner``)."""
+    return meta.gold_agreement(as_cube(scores), gold if isinstance(gold, GoldPreferences) else read_gold(gold),
+                               level)

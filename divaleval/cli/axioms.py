@@ -10,6 +10,7 @@ from ..axioms import CONSTRAINTS, DEFAULT_CASES, DEFAULT_SEED, constraint_named
 from ..errors import UsageError
 from ..output.axioms import AXIOM_FORMATS, write_report
 from .group import CONTEXT, main_group
+from .progress import Progress
 
 EPILOG = """\b
 Examples:
@@ -81,16 +82,12 @@ def axioms_command(measures, constraints, cases, seed, max_length, gain, topicwi
     Prints, for each measure and constraint, whether the constraint held in
     every generated case, and otherwise the smallest counterexample found.
     """
-    progress = None
-    if not quiet and sys.stderr.isatty():
-        def progress(message: str) -> None:
-            click.echo(f"\r\033[Kdivaleval axioms: {message}", err=True, nl=False)
+    progress = Progress("divaleval axioms", enabled=False if quiet else None)
     try:
-        report = check_axioms(list(measures) or None, list(constraints) or None, cases=cases, seed=seed,
-                              max_length=max_length, gain=gain, topicwise=topicwise, progress=progress)
+        with progress:
+            report = check_axioms(list(measures) or None, list(constraints) or None, cases=cases, seed=seed,
+                                  max_length=max_length, gain=gain, topicwise=topicwise,
+                                  progress=progress.note if progress.enabled else None)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    finally:
-        if progress is not None:
-            click.echo("\r\033[K", err=True, nl=False)
     write_report(report, fmt, sys.stdout, examples)

@@ -143,7 +143,7 @@ def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, c
         aspect_specs = parse_aspect_specs(list(aspects))
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    progress = Progress("runs", _count_runs(runs), enabled=False if quiet else None)
+    progress = Progress("divaleval", _count_runs(runs), unit="runs", enabled=False if quiet else None)
     warn = (lambda message: None) if quiet else progress.warn
     writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
     try:

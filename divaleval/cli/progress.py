@@ -2,7 +2,8 @@
 
 One line, redrawn in place (at most ten times a second), cleared before any
 warning is written and when the work is done, so that what stays on the
-terminal is exactly what would have been written to a file.
+terminal is exactly what would have been written to a file. With a known total
+it is a bar: ``label [#####.....]  45% 450/1000 trials, 3 s``.
 """
 from __future__ import annotations
 
@@ -13,33 +14,43 @@ from typing import TextIO
 from ..errors import warn_to_stderr
 
 REDRAW_SECONDS = 0.1
+BAR_WIDTH = 30
 
 
 class Progress:
-    """Counts units of work (runs, trials) and shows ``label: done/total, rate``."""
+    """Counts units of work (runs, trials) toward an optional total; shows stages and warnings."""
 
-    def __init__(self, label: str, total: int | None = None, *, enabled: bool | None = None,
+    def __init__(self, label: str, total: int | None = None, *, unit: str = "", enabled: bool | None = None,
                  stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
-        self.enabled = (self.stream.isatty() if enabled is None else enabled)
-        self.label, self.total, self.done = label, total, 0
-        self.started = time.perf_counter()
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.label, self.total, self.unit, self.done = label, total, unit, 0
+        self.started = time.monotonic()
         self._drawn = 0.0
         self._shown = False
 
     def note(self, text: str) -> None:
         """Show a stage (``reading qrels.txt``) until the next step."""
         if self.enabled:
-            self._write(text)
+            self._write(f"{self.label}: {text}")
 
     def step(self, count: int = 1) -> None:
         self.done += count
-        now = time.perf_counter()
+        now = time.monotonic()
         if self.enabled and (now - self._drawn >= REDRAW_SECONDS or self.done == self.total):
             self._drawn = now
-            rate = self.done / max(now - self.started, 1e-9)
-            total = f"/{self.total}" if self.total else ""
-            self._write(f"{self.label}: {self.done}{total} ({rate:.1f}/s)")
+            self._write(self._line(now))
+
+    advance = step
+
+    def _line(self, now: float) -> str:
+        elapsed = now - self.started
+        unit = f" {self.unit}" if self.unit else ""
+        if self.total:
+            filled = int(BAR_WIDTH * min(self.done, self.total) / self.total)
+            return (f"{self.label} [{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {100 * self.done // self.total:3d}% "
+                    f"{self.done}/{self.total}{unit}, {elapsed:.0f} s")
+        return f"{self.label}: {self.done}{unit} ({self.done / max(elapsed, 1e-9):.1f}/s)"
 
     def warn(self, message: str) -> None:
         """A warning, written where the progress line was (which is then drawn again)."""
@@ -55,6 +66,14 @@ class Progress:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self._shown = False
+
+    close = clear
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.clear()
 
     def _write(self, text: str) -> None:
         self.stream.write("\r\x1b[K" + text)

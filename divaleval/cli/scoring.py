@@ -1,0 +1,120 @@
+"""What the commands that compare runs share: their inputs (QRELS RUN... scored now, or --scores files
+read back), the scoring options, error reporting, and checks on the files they write."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+import click
+from tabulate import tabulate
+
+from ..api import read_score_cube, score_cube
+from ..compat import MODES
+from ..errors import DivalevalError, UsageError, warn_to_stderr
+from ..meta import MISSING, ScoreCube
+from ..ranking import ORDERS
+
+INPUTS_HELP = """\b
+Inputs: QRELS RUN... (scored now, every qrels topic: a topic missing from a run
+scores 0, as with -c), or --scores FILE... (per-topic scores printed earlier
+by divaleval, as ndeval's CSV or with -f json: nothing is scored twice)."""
+
+
+def score_input_options(command: Callable) -> Callable:
+    """The options that say what to score, or which scores to read back."""
+    options = [
+        click.argument("inputs", metavar="[QRELS RUN...]", nargs=-1),
+        click.option("-m", "--measure", "measures", multiple=True, metavar="NAME",
+                     help="Measure or set (repeatable; default: the ndeval set; with --scores: every column)."),
+        click.option("--scores", "score_files", multiple=True, metavar="FILE",
+                     help="Read per-topic scores back from divaleval's output (repeatable) instead of scoring."),
+        click.option("--missing", type=click.Choice(MISSING), default="error", show_default=True,
+                     help="A topic some runs have no score for: an error, 0, or left out for every run."),
+        click.option("--iprob", metavar="FILE", help="Intent probabilities, as for evaluating."),
+        click.option("--order", type=click.Choice(ORDERS), default=None, help="Ranking order, as for evaluating."),
+        click.option("--gain", default="exp", show_default=True, metavar="TABLE", help="Gains of graded levels."),
+        click.option("--topicwise", type=click.Choice(["sumlog", "max"]), default="sumlog", show_default=True,
+                     help="Topicwise levels of ad hoc measures."),
+        click.option("--compat", type=click.Choice(sorted(MODES)), default=None,
+                     help="A reference tool's conventions, as for evaluating."),
+        click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N", help="Score the first N documents."),
+        click.option("--dedupe", is_flag=True, help="Keep the first copy of a repeated docno."),
+        click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
+                     help="Score runs in N processes (0: one per core)."),
+        click.option("-B", "--trials", type=click.IntRange(min=1), default=10_000, show_default=True, metavar="B",
+                     help="Trials of each randomised test."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+                     help="Seed of the randomised tests: the same seed, the same p-values."),
+        click.option("-q", "--quiet", is_flag=True, help="No warnings, no progress bar."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@contextmanager
+def reported_errors() -> Iterator[None]:
+    """Usage errors print with the usage line; input errors as ``divaleval: FILE:LINE: reason``; both exit 2."""
+    try:
+        yield
+    except UsageError as exc:
+        raise click.UsageError(str(exc)) from None
+    except DivalevalError as exc:
+        click.echo(f"divaleval: {exc}", err=True)
+        sys.exit(2)
+
+
+def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: tuple[str, ...], missing: str,
+              quiet: bool, **scoring) -> ScoreCube:
+    """The score cube of the command's inputs (scored now, or read back)."""
+    warn = (lambda message: None) if quiet else warn_to_stderr
+    if score_files:
+        if inputs:
+            raise click.UsageError("give QRELS RUN... or --scores FILE, not both")
+        return read_score_cube(list(score_files), list(measures) or None, missing=missing, warn=warn)
+    if len(inputs) < 2:
+        raise click.UsageError("expected QRELS and at least two RUNs (or --scores FILE)")
+    return score_cube(inputs[0], list(inputs[1:]), list(measures) or None, missing=missing, warn=warn, **scoring)
+
+
+def check_output_path(path: str | None, inputs: tuple[str, ...]) -> None:
+    """A file to write must not be one of the inputs (nor a file in an input directory)."""
+    if path is None or not os.path.exists(path):
+        return
+    for item in inputs:
+        candidates = [item]
+        if os.path.isdir(item):
+            candidates = [os.path.join(item, name) for name in os.listdir(item)]
+        for candidate in candidates:
+            if os.path.exists(candidate) and os.path.samefile(candidate, path):
+                raise click.UsageError(f"{path} is an input: it will not be overwritten")
+
+
+def text_table(rows: list[list], headers: list[str], names: int = 1) -> str:
+    """An aligned table: the first ``names`` columns (names) to the left, numbers to the right."""
+    return tabulate(rows, headers=headers, disable_numparse=True,
+                    colalign=["left"] * names + ["right"] * (len(headers) - names))
+
+
+def json_records(frame, **extra) -> Iterator[str]:
+    """One JSON object per row of a frame (NaN as null, numpy numbers as Python's), ``extra`` fields first."""
+    for record in frame.to_dict(orient="records"):
+        yield json.dumps({**extra, **{key: _plain(value) for key, value in record.items()}}, ensure_ascii=False)
+
+
+def _plain(value):
+    if isinstance(value, float) and value != value:
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def format_p(value: float, trials: int | None = None) -> str:
+    """A p-value for a table: 4 decimals; 0 of a randomised test as ``<1/B``; tiny ones as ``<0.0001``."""
+    if value != value:
+        return "nan"
+    if trials is not None and value == 0:
+        return f"<{1 / trials:.4g}"
+    return "<0.0001" if value < 0.0001 else f"{value:.4f}"

@@ -1,0 +1,32 @@
+"""Meta-evaluation and run comparisons over a score cube (runs x topics x measures), never files.
+
+* :func:`compare_runs`: means, differences, intervals, effect sizes, p-values (t, randomisation, Tukey HSD);
+* :func:`rank_correlation`: Kendall's tau-b between measures' system rankings, with Fisher-z intervals;
+* :func:`pair_significance`, :func:`power_summary`, :func:`asl_curves`: discriminative power;
+* :func:`metric_unanimity`: Metric Unanimity (Amigó et al. 2018);
+* :func:`gold_agreement`: agreement with gold preferences (Sakai & Zeng 2019).
+"""
+from .compare import compare_runs, topic_differences
+from .correlation import rank_correlation, tau_matrix
+from .cube import MISSING, ScoreCube, cube_from_frame, cube_from_scores, cube_from_tables
+from .gold import gold_agreement
+from .power import METHODS, asl_curves, pair_significance, power_summary
+from .unanimity import metric_unanimity
+
+__all__ = [
+    "ScoreCube",
+    "MISSING",
+    "METHODS",
+    "cube_from_scores",
+    "cube_from_frame",
+    "cube_from_tables",
+    "compare_runs",
+    "topic_differences",
+    "rank_correlation",
+    "tau_matrix",
+    "pair_significance",
+    "power_summary",
+    "asl_curves",
+    "metric_unanimity",
+    "gold_agreement",
+]

@@ -1,0 +1,43 @@
+"""Statistics over a topics x runs matrix: pure numpy, knowing no measure.
+
+* :func:`paired_t` (with the interval and effect size of the mean difference),
+  :func:`randomisation_test` (Fisher, two-sided), :func:`randomised_tukey_hsd`,
+  :func:`paired_bootstrap` (studentised, Sakai 2006), :func:`holm`;
+* :func:`kendall_tau_b`, :func:`fisher_interval`, :func:`systems_from_pairs`.
+
+Randomised procedures take a seed (an int, a SeedSequence or a Generator) and
+run their trials in blocks (:mod:`divaleval.stats.blocks`), each with a stream
+of its own: the blocks can run anywhere and give the same p-values.
+"""
+from .blocks import BLOCK_TRIALS, TrialBlock, combine_counts, run_blocks, trial_blocks
+from .bootstrap import paired_bootstrap
+from .correction import holm
+from .distributions import t_quantile, t_two_sided
+from .kendall import fisher_interval, kendall_tau_b, preference_tau, systems_from_pairs, tau_b
+from .paired import PairedT, all_pairs, baseline_pairs, differences, paired_t
+from .randomisation import randomisation_test
+from .tukey import randomised_tukey_hsd
+
+__all__ = [
+    "BLOCK_TRIALS",
+    "TrialBlock",
+    "trial_blocks",
+    "run_blocks",
+    "combine_counts",
+    "paired_t",
+    "PairedT",
+    "randomisation_test",
+    "randomised_tukey_hsd",
+    "paired_bootstrap",
+    "holm",
+    "kendall_tau_b",
+    "tau_b",
+    "fisher_interval",
+    "systems_from_pairs",
+    "preference_tau",
+    "all_pairs",
+    "baseline_pairs",
+    "differences",
+    "t_two_sided",
+    "t_quantile",
+]
