@@ -14,7 +14,10 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .aggregate import mean_rows, topic_mean
-from .api import evaluate, load_aspects, load_qrels, make_evaluator, make_settings, resolve_measures, score_runs
+from .api import (
+    evaluate, load_aspects, load_preferences, load_qrels, make_evaluator, make_settings, resolve_measures, score_runs,
+    simulate_preferences,
+)
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
@@ -29,6 +32,8 @@ __all__ = [
     "make_evaluator",
     "load_qrels",
     "load_aspects",
+    "load_preferences",
+    "simulate_preferences",
     "make_settings",
     "mean_rows",
     "topic_mean",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from . import evaluate, ndeval  # noqa: F401  (each registers its command)
+from . import evaluate, ndeval, simulate_preferences  # noqa: F401  (each registers its command)
 from .evaluate import evaluate_command
 from .group import main_group
 
