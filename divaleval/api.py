@@ -55,15 +55,16 @@ def load_aspects(specs: list[str] | list[AspectSpec]) -> Qrels:
     return build_aspect_qrels([read_aspect(spec) for spec in specs])
 
 
-def load_preferences(path: str | InputFile | PreferenceTable, compat: str | None = None) -> Qrels:
+def load_preferences(judgments: str | InputFile | PreferenceTable, compat: str | None = None) -> Qrels:
     """Preference judgments (pairwise and triplets, :mod:`divaleval.io.preferences`) as qrels for nPrf.
 
+    judgments: a file (``-`` for stdin, ``.gz`` allowed) or a table (``PreferenceTable.from_arrays``).
     compat: a compatibility mode, whose conventions may say how the file is read.
     """
-    if not isinstance(path, PreferenceTable):
+    if not isinstance(judgments, PreferenceTable):
         repeat = mode_conventions(compat).blank_judgment_repeats
-        path = read_preferences(path, blank_lines=REPEAT_BLANK if repeat else SKIP_BLANK)
-    return build_preference_qrels(path)
+        judgments = read_preferences(judgments, blank_lines=REPEAT_BLANK if repeat else SKIP_BLANK)
+    return build_preference_qrels(judgments)
 
 
 def simulate_preferences(

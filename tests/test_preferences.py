@@ -336,6 +336,19 @@ def test_reader_reads_both_kinds_and_the_neither_outcomes(tmp_path):
     assert list(read_preferences(str(gz)).outcome) == list(table.outcome)
 
 
+def test_plain_and_irregular_spacing_read_alike(tmp_path):
+    # Single spaces: each width is read by the fast reader; a tab sends the file to the careful one.
+    plain = "\n1 u a b a\n1 u g a b b\n\n2 v x y -2\n1 u g a b -3"
+    tables = [read_preferences(str(write(tmp_path, name, text)))
+              for name, text in (("plain", plain), ("tabbed", plain.replace("1 u g", "1\tu g")))]
+    for table in tables:
+        assert list(table.line) == [2, 3, 5, 6]
+        assert list(table.given) == ["", "g", "", "g"] and list(table.topic) == ["1", "1", "2", "1"]
+        assert list(table.outcome) == [PREFER_A, PREFER_B, NEITHER, NONE_OF_THREE]
+    with pytest.raises(InputError, match=r"plain2:3: winner 'c'"):
+        read_preferences(str(write(tmp_path, "plain2", "1 u a b a\n1 u g a b b\n1 u g a b c\n")))
+
+
 @pytest.mark.parametrize("text, line, reason", [
     ("1 u a b a\n1 u a b\n", 2, "expected 5 fields, found 4"),
     ("1 u a b a\n1 u g a b a x\n", 2, "expected 6 fields, found 7"),

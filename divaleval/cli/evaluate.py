@@ -122,8 +122,8 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
-def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe, fmt,
-                     means_only, jobs, quiet):
+def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe,
+                     fmt, means_only, jobs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR

@@ -109,6 +109,9 @@ def _write_new_file(tables, output: str, progress: bool) -> None:
     try:
         with handle:
             _write(tables, handle, progress)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(handle.name, 0o666 & ~umask)  # as an ordinary new file (the temporary one is private)
         os.replace(handle.name, output)
     except BaseException:
         os.unlink(handle.name)

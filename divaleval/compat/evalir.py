@@ -29,9 +29,9 @@ from ..model.conventions import Conventions
 
 EVALIR = Conventions(
     name="evalir",
-    summary="evalIR (nPrf): utilities preferred/(shown+2), F also over U(d), the ideal the K largest utilities, "
-            "Prf summed as sum_k sum_{i<=k} P(i) U_i, blank judgment lines repeat the one above, run lines with "
-            "score <= 0 dropped",
+    summary="evalIR (nPrf): utilities preferred/(shown+2), F also over U(d), ideal = the K largest utilities, "
+            "sum_k sum_{i<=k} P(i) U_i, a blank judgment line repeats the one above, run lines with score <= 0 "
+            "dropped",
     order="score",
     preference_smoothing=2.0,
     blank_judgment_repeats=True,

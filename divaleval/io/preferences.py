@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import InputError
 from .source import InputFile, read_input
-from .table import Lines, memory_lines, split_columns
+from .table import ID, Lines, memory_lines, read_columns, split_columns
 
 PREFERENCE_LAYOUT = "topic assessor docA docB winner, or topic assessor given docA docB winner"
 PROFILE_LAYOUT = "topic profile intent [intent ...]"
@@ -83,11 +83,14 @@ def read_preferences(source: str | InputFile, *, blank_lines: str = SKIP_BLANK) 
     """Read pairwise and conditional preference judgments (see the module docstring)."""
     if isinstance(source, str):
         source = read_input(source)
-    columns = split_columns(source, 5, 6, hint=f" (expected: {PREFERENCE_LAYOUT})")
-    if not len(columns):
+    split = _fields_by_width(source)
+    if split is None:
+        columns = split_columns(source, 5, 6, hint=f" (expected: {PREFERENCE_LAYOUT})")
+        fields, lines = columns.fields, columns.lines
+    else:
+        fields, lines = split
+    if not len(lines):
         raise InputError(source.name, None, "preference file holds no judgments")
-    lines = columns.lines
-    fields = columns.fields
     if blank_lines == REPEAT_BLANK:
         repeated = _repeats_of_blank_lines(source.data, lines)
         fields = [f[repeated] for f in fields]
@@ -98,6 +101,50 @@ def read_preferences(source: str | InputFile, *, blank_lines: str = SKIP_BLANK) 
     doc_b = np.where(triplet, fields[4], fields[3]).astype(object)
     winner = np.where(triplet, fields[5], fields[4]).astype(object)
     return _validated(source.name, fields[0], fields[1], given, doc_a, doc_b, winner, lines)
+
+
+# Anything but single spaces between fields and "\n" between lines is left to the careful reader.
+_IRREGULAR = (b"\t", b"\r", b"\x0b", b"\x0c", b"  ", b"\n ", b" \n")
+
+
+def _fields_by_width(source: InputFile) -> tuple[list[np.ndarray], np.ndarray] | None:
+    """(6 fields, the 6th "" on pairwise lines; line numbers), the file's 5- and 6-field lines each read
+    by the fast reader; None for a file not plainly single-space separated, or with a line of another width."""
+    data = source.data
+    if any(mark in data for mark in _IRREGULAR) or data[:1] == b" " or data[-1:] == b" ":
+        return None
+    raw = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(raw == ord("\n"))
+    if not len(ends) or ends[-1] != len(raw) - 1:
+        ends = np.append(ends, len(raw))  # a last line without its newline
+    starts = np.r_[0, ends[:-1] + 1]
+    spaces = np.bincount(np.searchsorted(ends, np.flatnonzero(raw == ord(" "))), minlength=len(ends))
+    widths = np.where(ends > starts, spaces + 1, 0)
+    if not np.isin(widths, (0, 5, 6)).all():
+        return None  # the careful reader names the line
+    parts = []
+    for width in (5, 6):
+        rows = np.flatnonzero(widths == width)
+        if not len(rows):
+            continue
+        keep = np.repeat(widths == width, np.minimum(ends + 1, len(raw)) - starts)  # each line with its newline
+        part = InputFile(source.name, data=raw[keep].tobytes())
+        try:
+            columns = read_columns(part, [ID] * width, names=[f"field {j}" for j in range(1, width + 1)],
+                                   layout=PREFERENCE_LAYOUT)
+        except InputError as exc:  # located in the part: name the line of the file
+            raise InputError(source.name, None if exc.line is None else int(rows[exc.line - 1]) + 1,
+                             exc.reason) from None
+        values = [field.values() for field in columns.fields]
+        if width == 5:
+            values.append(np.full(len(rows), "", dtype=object))
+        parts.append((values, rows[columns.lines - 1] + 1))
+    if not parts:
+        return [np.zeros(0, dtype=object)] * 6, np.zeros(0, dtype=np.int64)
+    lines = np.concatenate([line for _, line in parts])
+    order = np.argsort(lines, kind="stable")
+    fields = [np.concatenate([values[j] for values, _ in parts])[order] for j in range(6)]
+    return fields, lines[order]
 
 
 def _repeats_of_blank_lines(data: bytes, lines: np.ndarray) -> np.ndarray:

@@ -27,7 +27,6 @@ from ..arrays import dense_rank
 from ..errors import InputError
 from ..ids import natural_key, sort_labels
 from ..io.preferences import PREFER_A, PREFER_B, PreferenceTable
-from ..io.table import binary_array
 from .qrels import Qrels, sorted_docnos
 
 PREFERRED_INTENT = "preferred"
@@ -150,7 +149,7 @@ def build_preference_qrels(table: PreferenceTable) -> Qrels:
         topic_ids=[str(t) for t in topic_ids],
         row_start=np.searchsorted(row_topic, np.arange(n_topics + 1)).astype(np.int64),
         row_key=np.asarray(row_key, dtype=np.int64),
-        docnos=docnos if len(docnos) else binary_array([]),
+        docnos=docnos,
         levels=ever_preferred.astype(np.int16)[:, None],
         intent_ids=[[PREFERRED_INTENT] for _ in topic_ids],
         rel_count=rel_count,

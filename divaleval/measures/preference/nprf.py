@@ -54,8 +54,11 @@ def _check_binding(params: dict, cutoff: int | None) -> str | None:
 
 @measure(
     name="nPrf",
-    summary="preference-based utility over P(k) (rbp|dcg|rr|none) of the ranks: U(d_1), then F (avg|min) of "
-            "U(d_i | d_j), j < i, estimated from pairwise and triplet judgments (--prefs); over a greedy ideal",
+    summary="preference-based (--prefs): U(d) = preferred/compared in pairwise judgments (in triplets where a "
+            "topic has none), U(d|g) the same in triplets given g; rank 1 U(d_1), rank i F = avg|min of U(d_i|d_j), "
+            "j < i, a pair never judged U(d_i) (missing=unconditional) or 0; Prf@K = sum_{k<=K} P(k) "
+            "sum_{i<=k} U_i, P(k) rbp|dcg|rr|none, mass beyond K left out (tail=drop) or added at K; over the "
+            "greedy ideal (ties: greatest docno)",
     params=[
         Param("p", str, "rbp", "the user's stopping distribution P(k)", choices=STOPPING),
         Param("theta", float, THETA_DEFAULT, "P_RBP(k) = (1-theta)^(k-1) theta", _stopping_probability),
