@@ -103,22 +103,26 @@ def read_preferences(source: str | InputFile, *, blank_lines: str = SKIP_BLANK) 
     return _validated(source.name, fields[0], fields[1], given, doc_a, doc_b, winner, lines)
 
 
-# Anything but single spaces between fields and "\n" between lines is left to the careful reader.
-_IRREGULAR = (b"\t", b"\r", b"\x0b", b"\x0c", b"  ", b"\n ", b" \n")
+# Whitespace other than " " and "\n" sends a file to the careful reader (as do leading, trailing or double spaces).
+_OTHER_WHITESPACE = (b"\t", b"\r", b"\x0b", b"\x0c")
 
 
 def _fields_by_width(source: InputFile) -> tuple[list[np.ndarray], np.ndarray] | None:
     """(6 fields, the 6th "" on pairwise lines; line numbers), the file's 5- and 6-field lines each read
     by the fast reader; None for a file not plainly single-space separated, or with a line of another width."""
     data = source.data
-    if any(mark in data for mark in _IRREGULAR) or data[:1] == b" " or data[-1:] == b" ":
+    if any(mark in data for mark in _OTHER_WHITESPACE):
         return None
     raw = np.frombuffer(data, dtype=np.uint8)
+    space = np.flatnonzero(raw == ord(" "))
+    if len(space) and (space[0] == 0 or space[-1] == len(raw) - 1 or (np.diff(space) == 1).any()
+                       or (raw[space - 1] == ord("\n")).any() or (raw[space + 1] == ord("\n")).any()):
+        return None
     ends = np.flatnonzero(raw == ord("\n"))
     if not len(ends) or ends[-1] != len(raw) - 1:
         ends = np.append(ends, len(raw))  # a last line without its newline
     starts = np.r_[0, ends[:-1] + 1]
-    spaces = np.bincount(np.searchsorted(ends, np.flatnonzero(raw == ord(" "))), minlength=len(ends))
+    spaces = np.bincount(np.searchsorted(ends, space), minlength=len(ends))
     widths = np.where(ends > starts, spaces + 1, 0)
     if not np.isin(widths, (0, 5, 6)).all():
         return None  # the careful reader names the line
