@@ -41,6 +41,16 @@ HAND = """\
 # Run a b c: U = 2/3, U(b|a) = 0, F(U(c|a), U(c|b)) = avg(1, 0) = 1/2 or min(1, 0) = 0.
 
 
+def cli(args: list) -> tuple[int, str, str]:
+    """The command line in this process: (exit status, stdout, stderr)."""
+    from click.testing import CliRunner
+
+    from divaleval.cli import main_group
+
+    result = CliRunner().invoke(main_group, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
 def write(tmp_path, name: str, text: str):
     path = tmp_path / name
     path.write_text(text)
@@ -408,15 +418,15 @@ def test_command_line(tmp_path):
     result = run_cli(["--prefs", prefs, "-m", "nPrf@3", "-f", "trec", run])
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode().splitlines()[1].split("\t")[2] == f"{31 / 49:.4f}"
-    result = run_cli(["--prefs", prefs, "-m", "nPrf@3", run, run])  # default measures, two runs
-    assert result.returncode == 0
+    status, out, _ = cli(["--prefs", prefs, "-q", run, run])  # default measures, two runs
+    assert status == 0 and out.splitlines()[0] == "runid,topic,nPrf@5,nPrf@10,nPrf@20" and len(out.splitlines()) == 5
     bad = write(tmp_path, "bad", "1 u a b a\n1 u a b x\n")
-    result = run_cli(["--prefs", bad, run])
-    assert result.returncode == 2 and f"{bad}:2: winner 'x'" in result.stderr.decode()
-    result = run_cli(["--prefs", prefs, "--aspect", f"rel={prefs}", run])
-    assert result.returncode == 2 and b"--aspect and --prefs" in result.stderr
-    result = run_cli(["-m", "nPrf@5", EVALIR / "toy.div.qrels", run])
-    assert result.returncode == 2 and b"needs preference judgments" in result.stderr
+    status, _, err = cli(["--prefs", bad, run])
+    assert status == 2 and f"{bad}:2: winner 'x'" in err
+    status, _, err = cli(["--prefs", prefs, "--aspect", f"rel={prefs}", run])
+    assert status == 2 and "--aspect and --prefs" in err
+    status, _, err = cli(["-m", "nPrf@5", EVALIR / "toy.div.qrels", run])
+    assert status == 2 and "needs preference judgments" in err
 
 
 # -- simulated preferences ------------------------------------------------------------------
@@ -427,9 +437,9 @@ SIM_QRELS = "1 1 a 1\n1 2 a 1\n1 1 b 1\n1 3 c 2\n1 0 d 0\n1 1 d 0\n"
 
 def simulate(tmp_path, *args: str, qrels: str = SIM_QRELS) -> list[str]:
     path = write(tmp_path, "qrels", qrels)
-    result = run_cli(["simulate-preferences", *args, path])
-    assert result.returncode == 0, result.stderr
-    return result.stdout.decode().splitlines()
+    status, out, err = cli(["simulate-preferences", *args, path])
+    assert status == 0, err
+    return out.splitlines()
 
 
 def test_simulation_by_hand(tmp_path):
@@ -460,9 +470,8 @@ def test_simulation_with_profiles_and_seeded_ties(tmp_path):
 def test_simulation_warns_about_profiles_that_do_not_fit(tmp_path):
     qrels = write(tmp_path, "qrels", SIM_QRELS + "2 1 x 1\n2 1 y 1\n")
     profiles = write(tmp_path, "profiles", "1 P 1 9\n7 P 1\n")
-    result = run_cli(["simulate-preferences", "--profiles", profiles, qrels])
-    err = result.stderr.decode()
-    assert result.returncode == 0
+    status, _, err = cli(["simulate-preferences", "--profiles", profiles, qrels])
+    assert status == 0
     assert "topics not in the qrels are ignored: 7" in err
     assert "1/P/9" in err and "topics without a profile get no judgments: 2" in err
 
@@ -476,18 +485,17 @@ def test_simulation_pool(tmp_path):
 def test_simulation_output_file(tmp_path):
     qrels = write(tmp_path, "qrels", SIM_QRELS)
     out = tmp_path / "prefs"
-    assert run_cli(["simulate-preferences", "-o", out, qrels]).returncode == 0
-    first = out.read_text()
-    assert len(first.splitlines()) == 6
-    result = run_cli(["simulate-preferences", "-o", out, qrels])
-    assert result.returncode == 2 and b"exists" in result.stderr
-    result = run_cli(["simulate-preferences", "--force", "-o", qrels, qrels])
-    assert result.returncode == 2 and b"is one of the inputs" in result.stderr
+    assert cli(["simulate-preferences", "-o", out, qrels])[0] == 0
+    assert len(out.read_text().splitlines()) == 6
+    status, _, err = cli(["simulate-preferences", "-o", out, qrels])
+    assert status == 2 and "exists" in err
+    status, _, err = cli(["simulate-preferences", "--force", "-o", qrels, qrels])
+    assert status == 2 and "is one of the inputs" in err
     assert qrels.read_text() == SIM_QRELS
-    assert run_cli(["simulate-preferences", "--force", "--seed", "3", "-o", out, qrels]).returncode == 0
+    assert cli(["simulate-preferences", "--force", "--seed", "3", "-o", out, qrels])[0] == 0
     bad = write(tmp_path, "bad", "1 1 a x\n")
-    result = run_cli(["simulate-preferences", "-o", tmp_path / "new", bad])
-    assert result.returncode == 2 and f"{bad}:1:" in result.stderr.decode()
+    status, _, err = cli(["simulate-preferences", "-o", tmp_path / "new", bad])
+    assert status == 2 and f"{bad}:1:" in err
     assert not (tmp_path / "new").exists() and not list(tmp_path.glob(".divaleval-*"))
 
 

@@ -137,7 +137,7 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         measures = measures or ("TOMA(m=nDCG)@10", "CAM(m=nDCG)@10", "MM(m=nDCG)@10")
     elif prefs:
         qrels, runs = None, list(inputs)
-        measures = measures or ("nPrf@10", "nPrf@20")
+        measures = measures or ("preferences",)
     elif len(inputs) < 2:
         raise click.UsageError("expected QRELS and at least one RUN")
     else:
