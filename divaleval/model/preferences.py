@@ -45,9 +45,9 @@ class PreferenceJudgments:
     shown: np.ndarray         # (rows,) appearances counted for U(d)
     compared: np.ndarray      # (rows,) bool: the document is docA or docB of some judgment
     given_seen: np.ndarray    # (rows,) bool: the document is the given one of some triplet
-    pair_key: np.ndarray      # (P,) int64, ascending
-    pair_wins: np.ndarray     # (P,)
-    pair_shown: np.ndarray    # (P,)
+    cond_key: np.ndarray      # (P,) int64, ascending
+    cond_wins: np.ndarray     # (P,)
+    cond_shown: np.ndarray    # (P,)
     has_pairwise: np.ndarray  # (T,) bool: the topic has pairwise judgments
     cache: dict = field(default_factory=dict, init=False, repr=False)
 
@@ -59,11 +59,11 @@ class PreferenceJudgments:
             self.cache[key] = np.divide(self.wins, denominator, out=np.zeros(self.n_rows), where=denominator > 0)
         return self.cache[key]
 
-    def pair_utilities(self, smoothing: float = 0.0) -> np.ndarray:
+    def judged_utilities(self, smoothing: float = 0.0) -> np.ndarray:
         """(P,) U(d | g) of every judged (given, document) pair."""
         key = ("pairs", smoothing)
         if key not in self.cache:
-            self.cache[key] = self.pair_wins / (self.pair_shown + smoothing)
+            self.cache[key] = self.cond_wins / (self.cond_shown + smoothing)
         return self.cache[key]
 
     def conditional(self, given: np.ndarray, document: np.ndarray, smoothing: float = 0.0) -> np.ndarray:
@@ -76,11 +76,11 @@ class PreferenceJudgments:
         key = given * self.n_rows + document
         missing = 0.0 if smoothing > 0 else np.nan
         out = np.full(key.shape, missing)
-        if not len(self.pair_key):
+        if not len(self.cond_key):
             return out
-        where = np.minimum(np.searchsorted(self.pair_key, key), len(self.pair_key) - 1)
-        found = (self.pair_key[where] == key) & (given >= 0) & (document >= 0)
-        out[found] = self.pair_utilities(smoothing)[where[found]]
+        where = np.minimum(np.searchsorted(self.cond_key, key), len(self.cond_key) - 1)
+        found = (self.cond_key[where] == key) & (given >= 0) & (document >= 0)
+        out[found] = self.judged_utilities(smoothing)[where[found]]
         return out
 
 
@@ -141,7 +141,7 @@ def build_preference_qrels(table: PreferenceTable) -> Qrels:
     rel_count = np.bincount(row_topic[ever_preferred], minlength=n_topics).astype(np.int64)[:, None]
     judgments = PreferenceJudgments(
         n_rows=n_rows, wins=wins, shown=shown, compared=compared, given_seen=given_seen,
-        pair_key=np.asarray(keys, dtype=np.int64), pair_wins=cond_wins, pair_shown=cond_shown,
+        cond_key=np.asarray(keys, dtype=np.int64), cond_wins=cond_wins, cond_shown=cond_shown,
         has_pairwise=has_pairwise,
     )
     return Qrels(

@@ -132,9 +132,9 @@ def largest_utilities(qrels: Qrels, conventions: Conventions, depth: int) -> np.
     judgments: PreferenceJudgments = qrels.preferences
     smoothing = conventions.preference_smoothing
     compared = np.flatnonzero(judgments.compared)
-    given_row = judgments.pair_key // judgments.n_rows
+    given_row = judgments.cond_key // judgments.n_rows
     topic = np.concatenate([qrels.row_topic[compared], qrels.row_topic[given_row]])
-    value = np.concatenate([judgments.unconditional(smoothing)[compared], judgments.pair_utilities(smoothing)])
+    value = np.concatenate([judgments.unconditional(smoothing)[compared], judgments.judged_utilities(smoothing)])
     order = np.lexsort((-value, topic))
     (grid,) = pad_groups(topic[order], qrels.n_topics, (value[order], 0.0))
     out = np.zeros((qrels.n_topics, depth))
