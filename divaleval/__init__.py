@@ -15,9 +15,9 @@ __version__ = "0.1.0"
 
 from .aggregate import mean_rows, topic_mean
 from .api import (
-    asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects, load_qrels,
-    make_evaluator, make_settings, metric_unanimity, rank_correlation, read_score_cube, resolve_measures, score_cube,
-    score_runs,
+    asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects,
+    load_preferences, load_qrels, make_evaluator, make_settings, metric_unanimity, rank_correlation,
+    read_score_cube, resolve_measures, score_cube, score_runs, simulate_preferences,
 )
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
@@ -35,6 +35,8 @@ __all__ = [
     "make_evaluator",
     "load_qrels",
     "load_aspects",
+    "load_preferences",
+    "simulate_preferences",
     "make_settings",
     "mean_rows",
     "topic_mean",

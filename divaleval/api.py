@@ -9,13 +9,16 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
 
+import numpy as np
+
 from . import axioms, meta
 from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warn_to_stderr
-from .evaluator import Evaluator, RunLike
-from .io import IntentProbabilities, read_iprob, read_qrels
+from .evaluator import Evaluator, RunLike, run_inputs
+from .io import IntentProbabilities, read_iprob, read_qrels, read_run
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.gold import GoldPreferences, read_gold
+from .io.preferences import REPEAT_BLANK, SKIP_BLANK, PreferenceTable, read_preferences, read_profiles
 from .io.scores import read_scores
 from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
@@ -23,6 +26,9 @@ from .measures.core import INTENTS
 from .memory import release_unused_memory
 from .meta import ScoreCube
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
+from .model.preference_simulation import profiles_of, simulate
+from .model.preferences import build_preference_qrels
+from .ranking import rank_run
 from .results import RunScores, scores_frame
 
 if TYPE_CHECKING:
@@ -49,6 +55,55 @@ def load_aspects(specs: list[str] | list[AspectSpec]) -> Qrels:
     if all(isinstance(spec, str) for spec in specs):
         specs = parse_aspect_specs(specs)
     return build_aspect_qrels([read_aspect(spec) for spec in specs])
+
+
+def load_preferences(judgments: str | InputFile | PreferenceTable, compat: str | None = None) -> Qrels:
+    """Preference judgments (pairwise and triplets, :mod:`divaleval.io.preferences`) as qrels for nPrf.
+
+    judgments: a file (``-`` for stdin, ``.gz`` allowed) or a table (``PreferenceTable.from_arrays``).
+    compat: a compatibility mode, whose conventions may say how the file is read.
+    """
+    if not isinstance(judgments, PreferenceTable):
+        repeat = mode_conventions(compat).blank_judgment_repeats
+        judgments = read_preferences(judgments, blank_lines=REPEAT_BLANK if repeat else SKIP_BLANK)
+    return build_preference_qrels(judgments)
+
+
+def simulate_preferences(
+    qrels: str | Qrels,
+    profiles: str | None = None,
+    *,
+    kind: str = "both",
+    ties: str = "random",
+    seed: int = 0,
+    compat: str | None = None,
+    pool: list[str] | tuple[str, ...] = (),
+    pool_depth: int = 20,
+    warn: WarningSink = warn_to_stderr,
+) -> Iterator[PreferenceTable]:
+    """Simulated preference judgments (Chandar & Carterette 2013, sec. 4), one table per topic and profile.
+
+    profiles: a file ``topic profile intent [intent ...]``; None: the TREC
+        profile (every intent) of every topic.
+    kind: ``both``, ``pairs`` or ``triplets``. ties: ``random`` (a seeded coin)
+        or ``alphabetical`` (the docno first in byte order).
+    pool: runs whose first ``pool_depth`` documents of each topic (in score
+        order) are the only ones judged; empty: every relevant document.
+    Everything is read and checked before the first table is yielded.
+    """
+    conventions = mode_conventions(compat)
+    if not isinstance(qrels, Qrels):
+        qrels = load_qrels(qrels, warn=warn)
+    chosen = profiles_of(qrels, None if profiles is None else read_profiles(profiles), warn)
+    pooled = None
+    if pool:
+        pooled = np.zeros(len(qrels.row_key), dtype=bool)
+        for _, run in run_inputs(list(pool)):
+            ranked = rank_run(read_run(run) if isinstance(run, str) else run, qrels, order="score",
+                              depth=pool_depth)
+            pooled[ranked.row[ranked.row >= 0]] = True
+    return simulate(qrels, chosen, kind=kind, ties=ties, seed=seed,
+                    covered_weight=conventions.simulated_covered_weight, pool=pooled)
 
 
 def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Measure]:

@@ -224,7 +224,10 @@ class Evaluator:
         """
         source, matched = prepared.source, prepared.matched
         prepared.matched = None
-        ranked = rank_matched(matched, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates)
+        conventions = self.settings.conventions
+        ranked = rank_matched(matched, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates,
+                              lines_per_topic=conventions.lines_per_topic,
+                              score_floor=conventions.drop_scores_at_most)
         extra_fields = matched.run.extra_fields
         del matched
         messages = []

@@ -105,6 +105,8 @@ def rank_matched(
     duplicates: str = "error",
     duplicates_within_depth: bool = False,
     advice: bool = True,
+    lines_per_topic: int | None = None,
+    score_floor: float | None = None,
 ) -> RankedRun:
     """Order, de-duplicate and truncate a matched run.
 
@@ -113,9 +115,13 @@ def rank_matched(
         ``depth`` documents (ndeval's behaviour) rather than in the whole topic.
     advice: error messages suggest the native command's options (--order, --dedupe);
         a drop-in that has no such options turns this off.
+    lines_per_topic, score_floor: read only the first lines of each topic (file
+        order) and only lines scored above the floor, as some tools do.
     """
     if order not in ORDERS or duplicates not in DUPLICATE_RULES:
         raise ValueError(f"unknown order {order!r} or duplicate rule {duplicates!r}")
+    if lines_per_topic is not None or score_floor is not None:
+        matched = _lines_read(matched, lines_per_topic, score_floor)
     run, topic = matched.run, matched.topic
     ranked = _order(run, topic, order, advice)  # None: the lines' own order
     if duplicates_within_depth and depth is not None:
@@ -146,6 +152,22 @@ def rank_matched(
         else np.zeros(0, dtype=np.int32),
         unknown_topics=matched.unknown_topics,
     )
+
+
+def _lines_read(matched: MatchedRun, lines_per_topic: int | None, score_floor: float | None) -> MatchedRun:
+    """The matched run with only the lines a tool reads: the first N of each topic, scores above a floor."""
+    keep = np.ones(len(matched.topic), dtype=bool)
+    if lines_per_topic is not None:
+        by_topic = np.argsort(matched.topic, kind="stable")
+        position = np.empty(len(keep), dtype=np.int64)
+        position[by_topic] = group_positions(matched.topic[by_topic])
+        keep &= position <= lines_per_topic
+    if score_floor is not None:
+        keep &= matched.run.score > score_floor
+    rows = np.flatnonzero(keep)
+    topic = matched.topic[rows]
+    return MatchedRun(matched.run.take(rows), topic, matched.unknown_topics, matched.judged_code[rows],
+                      np.intersect1d(matched.repeat_topics, topic).astype(np.int32))
 
 
 def _taken(values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:

@@ -92,4 +92,4 @@ def test_tool_names_live_in_compat():
     for path in MODULES:
         if unit(path) in ("compat", "cli"):
             continue
-        assert not re.search(r"\bntcireval\b", path.read_text()), path
+        assert not re.search(r"\b(ntcireval|evalir)\b", path.read_text()), path

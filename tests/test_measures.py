@@ -71,7 +71,7 @@ def test_header_names_select_the_same_measures():
 
 
 def test_all_set_is_the_whole_catalogue():
-    names = [m.name for m in parse_measures(["all"])] + [m.name for m in parse_measures(["aspects"])]
+    names = [m.name for s in ("all", "aspects", "preferences") for m in parse_measures([s])]
     for definition in catalogue():
         assert any(name == definition.name or name.split("@")[0] == definition.name for name in names), definition.name
     assert "alpha-nDCG@20" in names and "NRBP" in names and "NRBP@5" in names

@@ -11,7 +11,9 @@ import click
 from tabulate import tabulate
 
 from .. import __version__
-from ..api import check_stdin_once, load_aspects, load_qrels, make_settings, resolve_measures, score_runs
+from ..api import (
+    check_stdin_once, load_aspects, load_preferences, load_qrels, make_settings, resolve_measures, score_runs,
+)
 from ..compat import MODES
 from ..errors import DivalevalError, UsageError
 from ..io import expand_run_paths, parse_aspect_specs
@@ -30,6 +32,7 @@ Examples:
   divaleval -c -M 100 -n -f trec qrels.txt runs/  # means over every qrels topic
   zcat run.gz | divaleval qrels.txt -
   divaleval --aspect rel=qrels --aspect trust=qtrust,bins=25:50:75 -m 'TOMA(m=nDCG)@10' runs/
+  divaleval --prefs prefs.txt -m 'nPrf(p=rr,f=min)@20' runs/      # preference judgments, no QRELS
 
 \b
 RUN may be a file, a directory (every file in it, sorted by name), '-' for
@@ -96,6 +99,8 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Multi-aspect qrels, one file per aspect (repeat; then QRELS is left out): "
                    "NAME=FILE[,labels=0:1:2][,embed=0:1.5:3][,gains=0:5:10][,bins=25:50:75]. "
                    "For TOMA, CAM and MM.")
+@click.option("--prefs", metavar="FILE", help="Preference judgments, 'topic assessor [given] docA docB winner' "
+                                              "(then QRELS is left out). For nPrf.")
 @click.option("--order", type=click.Choice(ORDERS), default=None,
               help="Ranking order: score (descending, ties by docno descending, as trec_eval; the default), "
                    "rank (the rank column, as ndeval) or file (line order, as NTCIREVAL; the default "
@@ -123,16 +128,21 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
-def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, compat, complete, depth, dedupe,
+def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe,
                      skip_bad, fmt, means_only, jobs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
     L<k> levels); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
     """
+    if aspects and prefs:
+        raise click.UsageError("--aspect and --prefs are different judgments: give one of them")
     if aspects:
         qrels, runs = None, list(inputs)
         measures = measures or ("TOMA(m=nDCG)@10", "CAM(m=nDCG)@10", "MM(m=nDCG)@10")
+    elif prefs:
+        qrels, runs = None, list(inputs)
+        measures = measures or ("preferences",)
     elif len(inputs) < 2:
         raise click.UsageError("expected QRELS and at least one RUN")
     else:
@@ -147,9 +157,10 @@ def evaluate_command(inputs, measures, iprob, aspects, order, gain, topicwise, c
     warn = (lambda message: None) if quiet else progress.warn
     writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
     try:
-        check_stdin_once(qrels, runs, iprob)
-        progress.note(f"reading {'the aspects' if aspects else qrels}")
-        loaded = load_aspects(aspect_specs) if aspects else load_qrels(qrels, iprob, warn)
+        check_stdin_once(qrels or prefs, runs, iprob)
+        progress.note(f"reading {'the aspects' if aspects else prefs or qrels}")
+        loaded = load_aspects(aspect_specs) if aspects else load_preferences(prefs, compat) if prefs else \
+            load_qrels(qrels, iprob, warn)
         progress.note("scoring runs")
         for position, scores in enumerate(score_runs(
                 loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,

@@ -34,6 +34,12 @@ class RunTable(Lines):
         if not isinstance(self.docno, (pa.Array, pa.ChunkedArray)):  # built by hand with an array of str
             self.docno = binary_array(self.docno)
 
+    def take(self, rows: np.ndarray) -> "RunTable":
+        """The run with only these lines (a new table; this one is unchanged)."""
+        return RunTable(self.name, self.runid, self.topic.take(rows), self.docno.take(pa.array(rows)),
+                        self.rank[rows], self.score[rows], np.asarray(self.line)[rows],
+                        extra_fields=self.extra_fields)
+
     @classmethod
     def from_arrays(cls, topic, docno, score=None, rank=None, *, runid: str = "memory",
                     name: str | None = None) -> "RunTable":

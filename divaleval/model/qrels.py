@@ -55,6 +55,7 @@ class Qrels:
     iprob: IntentProbabilities | None = None
     adhoc: bool = False              # every judgment is for intent "0" (an ad hoc qrels file)
     aspects: list | None = None      # multi-aspect qrels: the Aspect of each intent column
+    preferences: object | None = None  # preference judgments: a model.preferences.PreferenceJudgments
     cache: dict = field(default_factory=dict, init=False, repr=False)  # quantities measures derive
 
     # -- in memory ---------------------------------------------------------

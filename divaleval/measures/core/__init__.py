@@ -13,6 +13,7 @@ from .definition import (
     INTENTS,
     NONE,
     OPTIONAL,
+    PREFERENCES,
     REQUIRED,
     Measure,
     MeasureDef,
@@ -27,8 +28,8 @@ from .registry import REGISTRY, catalogue, closest_names, measure, resolve
 from .sets import ALL_CUTOFFS, DEFAULT_SET, MEASURE_SETS, NDEVAL_SET, describe_sets, expand_set
 
 __all__ = [
-    "ALIASES", "Alias", "memoised", "ASPECTS", "EFFORT", "INTENTS", "NONE", "OPTIONAL", "REQUIRED", "Measure",
-    "MeasureDef", "Param", "in_open_unit_interval", "in_unit_interval", "non_negative", "positive",
+    "ALIASES", "Alias", "memoised", "ASPECTS", "EFFORT", "INTENTS", "NONE", "OPTIONAL", "PREFERENCES", "REQUIRED",
+    "Measure", "MeasureDef", "Param", "in_open_unit_interval", "in_unit_interval", "non_negative", "positive",
     "parse_measure", "parse_measures", "split_measure_list", "REGISTRY", "catalogue", "closest_names", "measure",
     "resolve", "ALL_CUTOFFS", "DEFAULT_SET", "MEASURE_SETS", "NDEVAL_SET", "describe_sets", "expand_set",
 ]

@@ -24,6 +24,7 @@ from ...errors import UsageError
 REQUIRED, OPTIONAL, NONE = "required", "optional", "none"
 MAX_CUTOFF = 10 ** 9  # deeper than any ranking; a cutoff past a ranking's end costs nothing more
 INTENTS, ASPECTS = "intents", "aspects"  # the judgments a measure needs
+PREFERENCES = "preferences"  # (preference judgments: nPrf)
 
 
 def _no_problem(value: Any) -> str | None:
@@ -190,6 +191,10 @@ class Measure:
         definition = self.definition
         if definition.judgments == ASPECTS and not qrels.aspects:
             raise UsageError(f"{self.name} needs multi-aspect qrels: give them with --aspect NAME=FILE")
+        if (definition.judgments == PREFERENCES) != (qrels.preferences is not None):
+            raise UsageError(f"{self.name} needs preference judgments: give them with --prefs FILE"
+                             if qrels.preferences is None else
+                             f"{self.name} needs intentwise qrels, not preference judgments (--prefs)")
         problem = definition.check_qrels(dict(self.params), qrels) if definition.check_qrels else None
         if problem:
             raise UsageError(f"{self.name}: {problem}")

@@ -1,7 +1,7 @@
 """Named measure sets, usable as ``-m NAME``."""
 from __future__ import annotations
 
-from .definition import ASPECTS, INTENTS, NONE, REQUIRED
+from .definition import ASPECTS, INTENTS, NONE, PREFERENCES, REQUIRED
 from .registry import catalogue
 
 NDEVAL_SET = [
@@ -27,12 +27,13 @@ DEFAULT_SET = "ndeval"
 # "all": every measure in the catalogue, at these cutoffs where it takes one.
 ALL_CUTOFFS = (5, 10, 20)
 # Sets that follow the catalogue, by the judgments their measures need.
-CATALOGUE_SETS = {"all": INTENTS, "aspects": ASPECTS}
+CATALOGUE_SETS = {"all": INTENTS, "aspects": ASPECTS, "preferences": PREFERENCES}
 
 
 def expand_set(name: str) -> list[str] | None:
     """The measures of a set name, or None. ``all`` is every measure of intentwise qrels at
-    cutoffs 5, 10, 20; ``aspects`` every multi-aspect measure (TOMA, CAM, MM) with its defaults."""
+    cutoffs 5, 10, 20; ``aspects`` every multi-aspect measure (TOMA, CAM, MM) with its defaults;
+    ``preferences`` every measure of preference judgments (nPrf) likewise."""
     if name in CATALOGUE_SETS:
         names = []
         for definition in catalogue():
@@ -51,4 +52,5 @@ def describe_sets() -> str:
     listed = "; ".join(f"{name} = {', '.join(items)}" for name, items in MEASURE_SETS.items())
     return (f"Sets: {listed}; all = every measure of intentwise qrels above, at cutoffs "
             f"{', '.join(map(str, ALL_CUTOFFS[:-1]))} and {ALL_CUTOFFS[-1]} where it takes one; "
-            "aspects = every measure of multi-aspect qrels (--aspect).")
+            "aspects = every measure of multi-aspect qrels (--aspect); preferences = every measure of "
+            "preference judgments (--prefs).")
