@@ -99,3 +99,18 @@ def test_complete_prints_zero_rows_for_missing_topics():
     # The mean divides by all four qrels topics, as ndeval -c does (runB.c.traditional.csv).
     expected = (EX / "expected" / "runB.c.traditional.csv").read_text().splitlines()[-1]
     assert ",".join(rows[-1]) == expected
+
+
+def test_a_measure_name_holding_a_comma_is_quoted_in_the_csv_and_reads_back(tmp_path):
+    """ndeval's CSV does not quote; a divaleval name with two parameters holds a comma, so it is quoted."""
+    import csv
+
+    result = run_cli(["-q", "-m", "RBU(p=0.9,e=0.1),alpha-nDCG@5", EX / "qrels.txt", EX / "runA.txt"])
+    header = result.stdout.decode().splitlines()[0]
+    assert header == 'runid,topic,"RBU(p=0.9,e=0.1)",alpha-nDCG@5'
+    assert next(csv.reader([header])) == ["runid", "topic", "RBU(p=0.9,e=0.1)", "alpha-nDCG@5"]
+    scores = tmp_path / "scores.csv"
+    scores.write_bytes(result.stdout)
+    from divaleval.io.scores import read_scores
+
+    assert read_scores(str(scores)).measures == ["RBU(p=0.9,e=0.1)", "alpha-nDCG@5"]

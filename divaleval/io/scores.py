@@ -16,6 +16,7 @@ its line.
 """
 from __future__ import annotations
 
+import csv
 import json
 import math
 from dataclasses import dataclass, field
@@ -150,8 +151,13 @@ def _read_json(source: InputFile, lines: list[str], warn: WarningSink) -> ScoreT
     return builder.finish()
 
 
+def _csv_fields(text: str) -> list[str]:
+    """The fields of one CSV line (quoted ones, as divaleval writes names holding a comma, unquoted)."""
+    return next(csv.reader([text])) if '"' in text else text.split(",")
+
+
 def _read_csv(source: InputFile, lines: list[str], header_index: int, warn: WarningSink) -> ScoreTable:
-    header = lines[header_index].rstrip("\r").split(",")
+    header = _csv_fields(lines[header_index].rstrip("\r"))
     measures = header[2:]
     if not measures or any(not m for m in measures):
         raise InputError(source.name, header_index + 1, "the header names no measure, or an empty one")
@@ -164,7 +170,7 @@ def _read_csv(source: InputFile, lines: list[str], header_index: int, warn: Warn
         text = text.rstrip("\r")
         if not text.strip():
             continue
-        fields = text.split(",")
+        fields = _csv_fields(text)
         if len(fields) != len(header):
             raise InputError(source.name, number, f"expected {len(header)} fields, found {len(fields)}")
         runid, topic = fields[0], fields[1]

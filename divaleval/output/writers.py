@@ -44,13 +44,22 @@ class Writer:
         yield MEAN_TOPIC, scores.mean
 
 
+def csv_field(text: str) -> str:
+    """A CSV field: as it is, or quoted (RFC 4180) when it holds a comma, a quote or a line end, as a
+    measure name with two parameters does (``nPrf(p=dcg,f=min)@10``); ndeval's own names never do."""
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 class NdevalWriter(Writer):
     def start(self) -> None:
-        self.stream.write(",".join(["runid", "topic", *self.names]) + "\n")
+        self.stream.write(",".join(csv_field(name) for name in ["runid", "topic", *self.names]) + "\n")
 
     def add_run(self, scores: RunScores) -> None:
+        runid = csv_field(scores.runid)
         lines = [
-            ",".join([scores.runid, topic, *(c_fixed(v) for v in values)])
+            ",".join([runid, csv_field(topic), *(c_fixed(v) for v in values)])
             for topic, values in self.rows(scores)
         ]
         self.stream.write("\n".join(lines) + "\n")
