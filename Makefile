@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 DEMO_MEASURES := alpha-nDCG@10,nERR-IA@10,NRBP,MAP-IA,P-IA@10,strec@10
 
-.PHONY: demo test test-long bench clean
+.PHONY: demo test test-dask test-long bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Scoring and resampling on real Dask clusters (a scheduler and workers started by the tests; about a minute).
+test-dask: $(STAMP)
+	$(BIN)/python -m pytest -m dask
 
 # The long profiles (not in `make test`): property-based cases by the ten thousand, a 10M-line run's memory.
 test-long: $(STAMP)

@@ -7,11 +7,13 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
 
 import numpy as np
 
 from . import axioms, meta
+from .cluster import Cluster, map_blocks
 from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warn_to_stderr
 from .evaluator import Evaluator, RunLike, run_inputs
@@ -33,6 +35,8 @@ from .results import RunScores, scores_frame
 
 if TYPE_CHECKING:
     import pandas as pd
+
+Scheduler = Union[str, "Cluster", None]  # a Dask cluster: an address, a scheduler file, local[:N], or connected
 
 
 def load_qrels(
@@ -156,15 +160,31 @@ def make_evaluator(
 
 def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
                measures: Iterable[str | Measure] | str | None = None, *, jobs: int = 1,
-               **options) -> Iterator[RunScores]:
+               scheduler: Scheduler = None, **options) -> Iterator[RunScores]:
     """Score runs one at a time: each run's :class:`RunScores`, in order, as soon as it is scored.
 
     The options are those of :func:`evaluate`. Nothing is held once yielded, so
     memory stays flat in the number of runs (the command line prints this way).
     """
+    if scheduler is not None and jobs != 1:
+        raise UsageError("give jobs or a scheduler, not both")
     check_stdin_once(qrels, runs, options.get("iprob"))
-    evaluator = make_evaluator(qrels, measures, **options)
-    yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs)
+    with connected(scheduler) as cluster:
+        evaluator = make_evaluator(qrels, measures, **options)
+        if cluster is not None:
+            yield from evaluator.score_all(runs, backend=cluster.score)
+        else:
+            yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs)
+
+
+@contextmanager
+def connected(scheduler: Scheduler) -> Iterator[Cluster | None]:
+    """The Dask cluster a function was given: connected here (and closed after) when given by its address."""
+    if scheduler is None or not isinstance(scheduler, str):
+        yield scheduler
+        return
+    with Cluster(scheduler) as cluster:  # Dask is imported only now
+        yield cluster
 
 
 def check_stdin_once(qrels, runs, iprob=None) -> None:
@@ -182,6 +202,7 @@ def evaluate(
     *,
     on_run: Callable[[RunScores], None] | None = None,
     jobs: int = 1,
+    scheduler: Scheduler = None,
     **options,
 ) -> pd.DataFrame:
     """Score runs against intentwise qrels; one row per (run, topic).
@@ -213,6 +234,10 @@ def evaluate(
     on_run: called with each run's :class:`RunScores` as soon as it is scored.
     jobs: score runs in this many worker processes (0: one per core); the
         results, and the output built from them, are identical whatever it is.
+    scheduler: score runs on a Dask cluster (the extra ``divaleval[dask]``):
+        ``"tcp://HOST:PORT"``, a scheduler file, ``"local:N"`` (N worker
+        processes here), or a :class:`divaleval.cluster.Cluster`; identical
+        results again.
 
     Returns a DataFrame indexed by ``run`` (each run's source: its file, or its
     label) with columns ``runid`` (the runtag), ``topic`` and one per measure
@@ -221,7 +246,7 @@ def evaluate(
     Runs one at a time without a frame: :func:`score_runs`.
     """
     results = []
-    for scores in score_runs(qrels, runs, measures, jobs=jobs, **options):
+    for scores in score_runs(qrels, runs, measures, jobs=jobs, scheduler=scheduler, **options):
         if on_run is not None:
             on_run(scores)
         results.append(scores)
@@ -272,14 +297,23 @@ ScoresLike = Union["ScoreCube", "pd.DataFrame"]
 
 def score_cube(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
                measures: Iterable[str | Measure] | str | None = None, *, missing: str = "error",
-               complete: bool = True, jobs: int = 1, **options) -> ScoreCube:
+               complete: bool = True, jobs: int = 1, scheduler: Scheduler = None,
+               on_run: Callable[[RunScores], None] | None = None, **options) -> ScoreCube:
     """Score runs into a :class:`~divaleval.meta.ScoreCube` (every qrels topic, as ``-c``, by default).
 
     The options are those of :func:`evaluate`; ``missing`` is what to do with a
     topic some runs have no score for (see :mod:`divaleval.meta.cube`).
     """
-    return meta.cube_from_scores(score_runs(qrels, runs, measures, jobs=jobs, complete=complete, **options),
-                                 missing)
+    scored = score_runs(qrels, runs, measures, jobs=jobs, scheduler=scheduler, complete=complete, **options)
+    if on_run is not None:
+        scored = _reported(scored, on_run)
+    return meta.cube_from_scores(scored, missing)
+
+
+def _reported(scored: Iterator[RunScores], on_run: Callable[[RunScores], None]) -> Iterator[RunScores]:
+    for scores in scored:
+        on_run(scores)
+        yield scores
 
 
 def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | None = None, *,
@@ -307,16 +341,19 @@ def as_cube(scores: ScoresLike, missing: str = "error") -> ScoreCube:
 
 
 def compare(scores: ScoresLike, baseline: str | None = None, *, trials: int = 10_000, seed: int | None = 0,
-            level: float = 0.95) -> pd.DataFrame:
+            level: float = 0.95, scheduler: Scheduler = None) -> pd.DataFrame:
     """Compare runs per measure: every run against ``baseline`` (a file, file name or runtag), else every pair.
 
     One row per (measure, pair): ``mean_a``, ``mean_b``, ``diff`` (a - b), its
     ``level`` t interval, ``effect_dz``, and two-sided p-values: paired t
     (``p_t``, Holm-adjusted ``p_t_holm``), Fisher randomisation (``p_rand``,
     ``p_rand_holm``) and the randomised Tukey HSD over all runs (``p_hsd``), with
-    ``trials`` trials drawn from ``seed``.
+    ``trials`` trials drawn from ``seed`` (on a Dask cluster with ``scheduler``:
+    the same p-values whatever its number of workers).
     """
-    return meta.compare_runs(as_cube(scores), baseline, trials=trials, seed=seed, level=level)
+    with connected(scheduler) as cluster:
+        return meta.compare_runs(as_cube(scores), baseline, trials=trials, seed=seed, level=level,
+                                 map_blocks=map_blocks(cluster))
 
 
 def rank_correlation(scores: ScoresLike, level: float = 0.95) -> pd.DataFrame:
@@ -325,17 +362,21 @@ def rank_correlation(scores: ScoresLike, level: float = 0.95) -> pd.DataFrame:
 
 
 def discriminative_power(scores: ScoresLike, *, methods: Iterable[str] = meta.METHODS, trials: int = 10_000,
-                         seed: int | None = 0, alpha: float = 0.05) -> pd.DataFrame:
+                         seed: int | None = 0, alpha: float = 0.05, scheduler: Scheduler = None) -> pd.DataFrame:
     """Per measure and method (``tukey``, ``bootstrap``): pairs of runs significant at ``alpha``, and the
-    smallest significant difference."""
-    significance = meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed)
+    smallest significant difference (trials on a Dask cluster with ``scheduler``)."""
+    with connected(scheduler) as cluster:
+        significance = meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed,
+                                              map_blocks=map_blocks(cluster))
     return meta.power_summary(significance, alpha)
 
 
 def asl_curves(scores: ScoresLike, *, methods: Iterable[str] = meta.METHODS, trials: int = 10_000,
-               seed: int | None = 0) -> pd.DataFrame:
+               seed: int | None = 0, scheduler: Scheduler = None) -> pd.DataFrame:
     """Per measure and method, every pair of runs with its p-value (ASL), sorted, ranked from 1."""
-    return meta.asl_curves(meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed))
+    with connected(scheduler) as cluster:
+        return meta.asl_curves(meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed,
+                                                      map_blocks=map_blocks(cluster)))
 
 
 def metric_unanimity(scores: ScoresLike) -> pd.DataFrame:

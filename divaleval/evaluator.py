@@ -1,4 +1,4 @@
-"""Streaming runs through the engine: in this process, or in worker processes (``-j``).
+"""Streaming runs through the engine: in this process, in worker processes (``-j``), or a back end's.
 
 The qrels are read once; their ideal rankings are computed once and reused for
 every run. Runs are read and scored one at a time; whatever the number of
@@ -8,7 +8,9 @@ built from them does not change by a byte.
 Workers are forked after the ideal rankings are computed, so they share them
 instead of rebuilding them (on platforms without fork, the evaluator is sent to
 each worker once). Each worker reads and scores whole runs; the parent receives
-the raw per-topic scores and finishes them (warnings, means).
+the raw per-topic scores and finishes them (warnings, means). Another back end
+(a Dask cluster: :mod:`divaleval.cluster`) plugs in the same way: it gets the
+evaluator, its ideal rankings computed, and returns raw scores in run order.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import multiprocessing
 from collections import deque
 from dataclasses import dataclass
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Callable, Iterable, Iterator, Union
 
 import numpy as np
@@ -36,6 +39,9 @@ from .results import RawScores, RunScores
 READ_AHEAD = 1
 RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
+# Scores runs elsewhere (worker processes, a cluster): given the evaluator (its ideal rankings computed) and the
+# runs, the RawScores of each run, or the InputError of a bad one, in the order of the runs.
+Backend = Callable[["Evaluator", Iterable[RunInput]], Iterator[Union[RawScores, InputError]]]
 
 
 def run_inputs(runs: RunLike | Iterable[RunLike], on_bad: Callable[[InputError], None] | None = None
@@ -152,8 +158,9 @@ class Evaluator:
             raise UsageError(f"score() takes one run, not {len(inputs)}: use score_all()")
         return self.finish(self.score_raw(inputs[0]))
 
-    def score_all(self, runs: RunLike | Iterable[RunLike], jobs: int = 1) -> Iterator[RunScores]:
-        """Score runs in order; with ``jobs`` > 1, in that many worker processes.
+    def score_all(self, runs: RunLike | Iterable[RunLike], jobs: int = 1,
+                  backend: Backend | None = None) -> Iterator[RunScores]:
+        """Score runs in order; with ``jobs`` > 1, in that many worker processes; with a ``backend``, there.
 
         In one process, the next run is read and matched to the judgments in a
         thread while the current one is ranked and scored; at most two runs are
@@ -161,9 +168,11 @@ class Evaluator:
         or, with ``skip_bad``, is named in a warning and left out.
         """
         inputs = run_inputs(runs, self._skip if self.skip_bad else None)
-        if jobs > 1:
+        if backend is None and jobs > 1:
+            backend = partial(_score_in_workers, jobs=jobs)
+        if backend is not None:
             self.warm_up()
-            for raw in _score_in_workers(self, inputs, jobs):
+            for raw in backend(self, inputs):
                 if isinstance(raw, InputError):
                     self._skip(raw)
                 else:

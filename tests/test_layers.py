@@ -23,7 +23,7 @@ LAYERS = [
     {"measures"},
     {"engine"},
     {"results", "aggregate"},
-    {"evaluator"},
+    {"evaluator", "cluster"},  # cluster: the Dask back end of the evaluator (and of the resampling blocks)
     {"stats"},                 # pure numpy over a topics x runs matrix, knowing no measure
     {"meta", "axioms"},        # consume score matrices (meta) or score generated cases (axioms)
     {"output"},

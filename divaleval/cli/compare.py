@@ -5,12 +5,13 @@ import sys
 
 import click
 
+from ..cluster import map_blocks
 from ..meta import compare_runs, topic_differences
 from ..output.plots import check_plot_path, plot_topic_differences
 from .group import CONTEXT, main_group
 from .progress import Progress
-from .scoring import (INPUTS_HELP, check_output_path, format_p, json_records, load_cube, reported_errors,
-                      score_input_options, text_table)
+from .scoring import (INPUTS_HELP, check_output_path, cluster_of, format_p, json_records, load_cube,
+                      reported_errors, score_input_options, text_table)
 
 MAX_PLOTTED_PAIRS = 12
 
@@ -31,6 +32,7 @@ Examples:
   divaleval compare -f csv -B 1000 --seed 7 qrels.txt runA.txt runB.txt runC.txt > tests.csv
   divaleval -f json -m ndeval qrels.txt runs/ > scores.jsonl
   divaleval compare --scores scores.jsonl --baseline runA.txt -m alpha-nDCG@20 --plot diff.png
+  divaleval compare --scheduler local:2 -B 100000 --seed 7 qrels.txt runs/   # trials on 2 workers
 """
 
 
@@ -46,14 +48,14 @@ Examples:
                                              "measure (or --plot-measure) to FILE (.png, .pdf, .svg).")
 @click.option("--plot-measure", metavar="NAME", help="The measure --plot draws.")
 def compare_command(inputs, measures, score_files, missing, iprob, order, gain, topicwise, compat, depth, dedupe,
-                    jobs, trials, seed, quiet, baseline, alpha, fmt, plot, plot_measure):
+                    jobs, scheduler, ship_runs, trials, seed, quiet, baseline, alpha, fmt, plot, plot_measure):
     """Compare runs per measure, with significance tests over topics."""
-    with reported_errors():
+    with reported_errors(), cluster_of(scheduler, ship_runs, jobs) as cluster:
         if plot:
             check_plot_path(plot)
             check_output_path(plot, inputs + score_files)
         cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
-                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, jobs=jobs)
+                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, jobs=jobs, scheduler=cluster)
         drawn = plot_measure or cube.measures[0]
         if plot:
             if drawn not in cube.measures:
@@ -64,7 +66,8 @@ def compare_command(inputs, measures, score_files, missing, iprob, order, gain, 
                 raise click.UsageError(f"--plot draws at most {MAX_PLOTTED_PAIRS} pairs: choose a --baseline "
                                        "or fewer runs")
         with Progress("divaleval compare", 2 * trials, unit="trials", enabled=False if quiet else None) as bar:
-            rows = compare_runs(cube, baseline, trials=trials, seed=seed, level=1 - alpha, progress=bar.advance)
+            rows = compare_runs(cube, baseline, trials=trials, seed=seed, level=1 - alpha, progress=bar.advance,
+                                map_blocks=map_blocks(cluster))
         if plot:
             plot_topic_differences(differences, plot, drawn)
     if fmt == "csv":

@@ -16,12 +16,13 @@ from ..api import (
 )
 from ..compat import MODES
 from ..errors import DivalevalError, UsageError
-from ..io import expand_run_paths, parse_aspect_specs
+from ..io import parse_aspect_specs
 from ..measures import ALIASES, catalogue, describe_sets
 from ..output import FORMATS, make_writer
 from ..ranking import ORDERS
 from .group import CONTEXT, DEFAULT_COMMAND, PlainContext, main_group
-from .progress import Progress
+from .progress import Progress, count_runs
+from .scaleout import cluster_options, connect_cluster
 
 EPILOG = """\b
 Examples:
@@ -33,6 +34,7 @@ Examples:
   zcat run.gz | divaleval qrels.txt -
   divaleval --aspect rel=qrels --aspect trust=qtrust,bins=25:50:75 -m 'TOMA(m=nDCG)@10' runs/
   divaleval --prefs prefs.txt -m 'nPrf(p=rr,f=min)@20' runs/      # preference judgments, no QRELS
+  divaleval --scheduler tcp://10.0.0.5:8786 -f json qrels.txt runs/ > scores.jsonl  # on a Dask cluster
 
 \b
 RUN may be a file, a directory (every file in it, sorted by name), '-' for
@@ -126,10 +128,11 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("-n", "--means-only", is_flag=True, help="Print only each run's mean row.")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
               help="Score runs in N worker processes (0: one per core); the output is the same.")
+@cluster_options
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
 def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe,
-                     skip_bad, fmt, means_only, jobs, quiet):
+                     skip_bad, fmt, means_only, jobs, scheduler, ship_runs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
@@ -153,10 +156,12 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         aspect_specs = parse_aspect_specs(list(aspects))
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    progress = Progress("divaleval", _count_runs(runs), unit="runs", enabled=False if quiet else None)
+    progress = Progress("divaleval", count_runs(runs), unit="runs", enabled=False if quiet else None)
     warn = (lambda message: None) if quiet else progress.warn
     writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
+    cluster = None
     try:
+        cluster = connect_cluster(scheduler, ship_runs, jobs, progress)  # before the qrels: fails fast
         check_stdin_once(qrels or prefs, runs, iprob)
         progress.note(f"reading {'the aspects' if aspects else prefs or qrels}")
         loaded = load_aspects(aspect_specs) if aspects else load_preferences(prefs, compat) if prefs else \
@@ -164,7 +169,8 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         progress.note("scoring runs")
         for position, scores in enumerate(score_runs(
                 loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                skip_bad=skip_bad, gain=gain, topicwise=topicwise, compat=compat, warn=warn, jobs=jobs)):
+                skip_bad=skip_bad, gain=gain, topicwise=topicwise, compat=compat, warn=warn, jobs=jobs,
+                scheduler=cluster)):
             if position == 0:
                 writer.start()
             progress.clear()
@@ -178,13 +184,8 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         progress.clear()
         click.echo(f"divaleval: {exc}", err=True)
         sys.exit(2)
+    finally:
+        if cluster is not None:  # also on Ctrl-C: the job's tasks are cancelled, the cluster stays up
+            cluster.close()
     progress.clear()
     writer.finish()
-
-
-def _count_runs(runs: list[str]) -> int | None:
-    """How many runs the arguments name (directories expanded), for the progress line."""
-    try:
-        return len(expand_run_paths(runs))
-    except DivalevalError:  # reported when the runs are read
-        return None

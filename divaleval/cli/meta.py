@@ -5,13 +5,14 @@ import sys
 
 import click
 
+from ..cluster import map_blocks
 from ..io.gold import read_gold
 from ..meta import (METHODS, asl_curves, gold_agreement, metric_unanimity, pair_significance, power_summary,
                     rank_correlation, tau_matrix)
 from ..output.plots import check_plot_path, plot_asl_curves, plot_tau_heatmap
 from .group import CONTEXT, main_group
 from .progress import Progress
-from .scoring import (INPUTS_HELP, check_output_path, json_records, load_cube, reported_errors,
+from .scoring import (INPUTS_HELP, check_output_path, cluster_of, json_records, load_cube, reported_errors,
                       score_input_options, text_table)
 
 SECTIONS = ("tau-matrix", "tau", "power", "mu", "gold", "asl")
@@ -36,6 +37,7 @@ Examples:
   divaleval -f json -m ndeval qrels.txt runs/ > scores.jsonl
   divaleval meta --scores scores.jsonl -s tau -f csv > tau.csv
   divaleval meta --scores scores.jsonl --gold prefs.txt -s gold
+  divaleval meta --scheduler tcp://10.0.0.5:8786 -m ndeval -B 10000 qrels.txt runs/  # on a Dask cluster
 """
 
 
@@ -53,7 +55,7 @@ Examples:
 @click.option("--plot", metavar="FILE", help="Draw the ASL curves of the measures to FILE (.png, .pdf, .svg).")
 @click.option("--plot-tau", metavar="FILE", help="Draw a heat map of tau between the measures to FILE.")
 def meta_command(inputs, measures, score_files, missing, iprob, order, gain, topicwise, compat, depth, dedupe, jobs,
-                 trials, seed, quiet, sections, methods, alpha, gold, fmt, plot, plot_tau):
+                 scheduler, ship_runs, trials, seed, quiet, sections, methods, alpha, gold, fmt, plot, plot_tau):
     """Meta-evaluate measures over the per-topic scores of many runs."""
     sections = list(dict.fromkeys(sections)) or [*DEFAULT_SECTIONS, *(["gold"] if gold else [])]
     methods = list(dict.fromkeys(methods)) or list(METHODS)
@@ -61,14 +63,14 @@ def meta_command(inputs, measures, score_files, missing, iprob, order, gain, top
         raise click.UsageError("-f csv writes one section: choose it with -s")
     if "gold" in sections and not gold:
         raise click.UsageError("-s gold needs --gold FILE")
-    with reported_errors():
+    with reported_errors(), cluster_of(scheduler, ship_runs, jobs) as cluster:
         for path in (plot, plot_tau):
             if path:
                 check_plot_path(path)
                 check_output_path(path, inputs + score_files + ((gold,) if gold else ()))
         preferences = read_gold(gold) if gold else None
         cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
-                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, jobs=jobs)
+                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, jobs=jobs, scheduler=cluster)
         tables = {}
         if {"tau-matrix", "tau"} & set(sections) or plot_tau:
             correlations = rank_correlation(cube, 1 - alpha)
@@ -77,7 +79,8 @@ def meta_command(inputs, measures, score_files, missing, iprob, order, gain, top
                 index=list(cube.measures), columns=list(cube.measures)).rename_axis("measure")
         if {"power", "asl"} & set(sections) or plot:
             with Progress("divaleval meta", len(methods) * trials, unit="trials", enabled=False if quiet else None) as bar:
-                significance = pair_significance(cube, methods, trials=trials, seed=seed, progress=bar.advance)
+                significance = pair_significance(cube, methods, trials=trials, seed=seed, progress=bar.advance,
+                                                 map_blocks=map_blocks(cluster))
             tables["power"] = power_summary(significance, alpha)
             tables["asl"] = asl_curves(significance)
         if "mu" in sections:

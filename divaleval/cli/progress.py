@@ -11,7 +11,8 @@ import sys
 import time
 from typing import TextIO
 
-from ..errors import warn_to_stderr
+from ..errors import DivalevalError, warn_to_stderr
+from ..io import expand_run_paths
 
 REDRAW_SECONDS = 0.1
 BAR_WIDTH = 30
@@ -79,3 +80,11 @@ class Progress:
         self.stream.write("\r\x1b[K" + text)
         self.stream.flush()
         self._shown = True
+
+
+def count_runs(runs: list[str]) -> int | None:
+    """How many runs the arguments name (directories expanded), for the progress line."""
+    try:
+        return len(expand_run_paths(runs))
+    except DivalevalError:  # reported when the runs are read
+        return None

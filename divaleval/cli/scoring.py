@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import click
 from tabulate import tabulate
@@ -16,6 +16,11 @@ from ..compat import MODES
 from ..errors import DivalevalError, UsageError, warn_to_stderr
 from ..meta import MISSING, ScoreCube
 from ..ranking import ORDERS
+from .progress import Progress, count_runs
+from .scaleout import cluster_options, connect_cluster
+
+if TYPE_CHECKING:
+    from ..cluster import Cluster
 
 INPUTS_HELP = """\b
 Inputs: QRELS RUN... (scored now, every qrels topic: a topic missing from a run
@@ -44,6 +49,7 @@ def score_input_options(command: Callable) -> Callable:
         click.option("--dedupe", is_flag=True, help="Keep the first copy of a repeated docno."),
         click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
                      help="Score runs in N processes (0: one per core)."),
+        cluster_options,
         click.option("-B", "--trials", type=click.IntRange(min=1), default=10_000, show_default=True, metavar="B",
                      help="Trials of each randomised test."),
         click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
@@ -67,9 +73,20 @@ def reported_errors() -> Iterator[None]:
         sys.exit(2)
 
 
+@contextmanager
+def cluster_of(scheduler: str | None, ship_runs: bool, jobs: int) -> Iterator["Cluster | None"]:
+    """The Dask cluster the options name (None without --scheduler), closed after the command's work."""
+    cluster = connect_cluster(scheduler, ship_runs, jobs)
+    try:
+        yield cluster
+    finally:
+        if cluster is not None:  # also on an error or Ctrl-C: the job's tasks are cancelled, the cluster stays up
+            cluster.close()
+
+
 def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: tuple[str, ...], missing: str,
               quiet: bool, **scoring) -> ScoreCube:
-    """The score cube of the command's inputs (scored now, or read back)."""
+    """The score cube of the command's inputs (scored now, with a progress bar; or read back)."""
     warn = (lambda message: None) if quiet else warn_to_stderr
     if score_files:
         if inputs:
@@ -77,7 +94,13 @@ def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: t
         return read_score_cube(list(score_files), list(measures) or None, missing=missing, warn=warn)
     if len(inputs) < 2:
         raise click.UsageError("expected QRELS and at least two RUNs (or --scores FILE)")
-    return score_cube(inputs[0], list(inputs[1:]), list(measures) or None, missing=missing, warn=warn, **scoring)
+    runs = list(inputs[1:])
+    with Progress(f"divaleval {click.get_current_context().info_name}", count_runs(runs), unit="runs",
+                  enabled=False if quiet else None) as bar:
+        return score_cube(inputs[0], runs, list(measures) or None, missing=missing,
+                          warn=(lambda message: None) if quiet else bar.warn, on_run=lambda _: bar.step(),
+                          **scoring)
+
 
 
 def check_output_path(path: str | None, inputs: tuple[str, ...]) -> None:

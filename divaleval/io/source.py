@@ -116,9 +116,12 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN_NAME else path
 
 
-def read_input(path: str) -> InputFile:
-    """Open an input: a regular file by its path; anything else copied once into a temporary file."""
-    name = display_name(path)
+def read_input(path: str, name: str | None = None) -> InputFile:
+    """Open an input: a regular file by its path; anything else copied once into a temporary file.
+
+    ``name`` is what messages call it (default: the path as given).
+    """
+    name = name or display_name(path)
     try:
         if path == STDIN_NAME:
             return _spooled(name, sys.stdin.buffer)
@@ -132,6 +135,11 @@ def read_input(path: str) -> InputFile:
             return _spooled(name, handle)
     except OSError as exc:
         raise InputError(name, None, f"cannot open: {exc.strerror or exc}") from None
+
+
+def input_from_bytes(name: str, data: bytes) -> InputFile:
+    """An input whose bytes were read elsewhere (another machine's file), read as a stream would be."""
+    return _spooled(name, io.BytesIO(data))
 
 
 def peek_input(path: str) -> InputFile | None:

@@ -1,0 +1,315 @@
+"""Scoring runs, and resampling trials, on a Dask cluster (``--scheduler``; the extra ``divaleval[dask]``).
+
+A :class:`Cluster` is a connection to a scheduler (an address, a scheduler
+file, or ``local[:N]``: a cluster of N worker processes on this machine). It
+offers two back ends:
+
+* :meth:`Cluster.score`, for :meth:`Evaluator.score_all`: the evaluator, its
+  ideal rankings computed, is scattered to every worker once; tasks are batches
+  of runs, read on the worker by path (a filesystem the cluster shares) or
+  from bytes the client sends (``ship_runs``); at most a few batches are in
+  flight, and their raw scores come back in the order of the runs, so the
+  output is the one of a run without a cluster, byte for byte, and the
+  client's memory does not grow with the number of runs.
+* :meth:`Cluster.map_blocks`, for :func:`divaleval.stats.blocks.run_blocks`:
+  the block function (with its data) is scattered once, one task per block of
+  trials; each block's stream derives from the seed alone, so the p-values do
+  not depend on the number of workers.
+
+Dask retries the tasks of a worker that dies on another worker; results are
+taken once per task, in order, so no run is lost or counted twice. A bad run
+read on a worker comes back as its :class:`InputError` (the message a local
+read gives). When the job stops early (an error, Ctrl-C), its tasks are
+cancelled and the cluster is left as it was. Dask is imported only here, and
+only when a cluster is asked for.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from importlib.metadata import version as installed_version
+import stat
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from .errors import DivalevalError, InputError, UsageError
+from .evaluator import Evaluator, RunInput
+from .io import RunTable, read_run
+from .io.source import STDIN_NAME, input_from_bytes, read_input
+from .results import RawScores
+
+DASK_EXTRA = "pip install 'divaleval[dask]'"
+LOCAL = "local"
+CONNECT_SECONDS = 3          # to reach a scheduler: an unreachable address is an error after this long
+WORKER_WAIT_SECONDS = 30     # for a scheduler without workers to get its first one
+BATCH_RUNS = 4               # runs per task
+TASKS_PER_THREAD = 3         # batches in flight per worker thread: enough to keep every worker busy
+
+
+class ClusterError(DivalevalError):
+    """The cluster cannot be reached or used (the message says why and what to do)."""
+
+
+def import_distributed():
+    """``dask.distributed``, or a :class:`UsageError` naming the extra to install."""
+    try:
+        import dask
+        import distributed
+    except ImportError:
+        raise UsageError(f"--scheduler needs Dask: {DASK_EXTRA}") from None
+    return dask, distributed
+
+
+@dataclass(frozen=True)
+class RunOnDisk:
+    """A run file a worker reads where it lies (a filesystem the cluster shares), by its absolute path."""
+
+    name: str   # as the user gave it: what results and messages call it
+    path: str
+
+    def read(self) -> RunTable:
+        if not os.path.exists(self.path):
+            raise InputError(self.name, None, f"no such file on the Dask worker (looked for {self.path}); "
+                                              "give --ship-runs when the workers do not share this filesystem")
+        return read_run(read_input(self.path, self.name))
+
+
+@dataclass(frozen=True)
+class ShippedRun:
+    """A run file's bytes, as read on the client (gzip is decompressed on the worker)."""
+
+    name: str
+    data: bytes
+
+    def read(self) -> RunTable:
+        return read_run(input_from_bytes(self.name, self.data))
+
+
+def score_batch(evaluator: Evaluator, batch: list[tuple[str, Any]]) -> list[RawScores | InputError]:
+    """A task: the raw scores of each run of the batch, or the error of a bad one (in the batch's order)."""
+    results: list[RawScores | InputError] = []
+    for source, run in batch:
+        try:
+            table = run if isinstance(run, RunTable) else run.read()
+            results.append(evaluator.score_raw((source, table)))
+        except InputError as exc:  # sent back: the client stops or skips in run order
+            results.append(exc)
+    return results
+
+
+def run_block(block, *, block_fn: Callable) -> Any:
+    """A task: one block of trials of a randomised procedure."""
+    return block_fn(block)
+
+
+def divaleval_version() -> str:
+    """The version of divaleval installed here (on a worker: the one it runs)."""
+    return installed_version("divaleval")
+
+
+def parse_local(address: str) -> int | None:
+    """The number of workers of ``local`` (one per core) or ``local:N``; None for another address."""
+    if address != LOCAL and not address.startswith(LOCAL + ":"):
+        return None
+    count = address[len(LOCAL) + 1:] if ":" in address else ""
+    if not count:
+        return os.cpu_count() or 1
+    if not count.isdigit() or int(count) < 1:
+        raise UsageError(f"--scheduler local:N takes a number of workers >= 1, not {count!r}")
+    return int(count)
+
+
+class Cluster:
+    """A connection to a Dask cluster; use it as a context manager (closing it leaves the cluster running,
+    except a ``local`` one, which is this connection's own).
+
+    address: ``tcp://HOST:PORT`` (or ``HOST:PORT``), a scheduler file (``dask scheduler
+    --scheduler-file FILE``), or ``local`` / ``local:N`` for N worker processes here.
+    ship_runs: send each run file's bytes from here (for workers that do not share this filesystem).
+    batch_runs: runs per task.
+    """
+
+    def __init__(self, address: str, *, ship_runs: bool = False, batch_runs: int = BATCH_RUNS,
+                 connect_seconds: float = CONNECT_SECONDS) -> None:
+        if batch_runs < 1:
+            raise UsageError("batch_runs must be >= 1")
+        dask, distributed = import_distributed()
+        self.address = address
+        self.ship_runs = ship_runs
+        self.batch_runs = batch_runs
+        self._local = None
+        self._outstanding: set = set()
+        workers = parse_local(address)
+        if workers is None and _looks_like_file(address) and not os.path.isfile(address):
+            raise UsageError(f"--scheduler {address}: no such scheduler file (nor an address: tcp://HOST:PORT)")
+        # The big arguments (shipped runs) are ours to send: no warning about a large graph.
+        self._config = dask.config.set({"distributed.admin.large-graph-warning-threshold": "4GiB"})
+        try:
+            if workers is not None:
+                self._local = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                       dashboard_address=None, silence_logs=logging.ERROR)
+                self.client = distributed.Client(self._local, set_as_default=False)
+            elif _looks_like_file(address):
+                self.client = distributed.Client(scheduler_file=address, timeout=connect_seconds,
+                                                 set_as_default=False)
+            else:
+                self.client = distributed.Client(address, timeout=connect_seconds, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            self._close_local()
+            raise ClusterError(f"cannot reach the Dask scheduler at {address} ({exc}); is `dask scheduler` "
+                               "running there?") from None
+        try:
+            self._check_workers()
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_workers(self) -> None:
+        """Wait for a first worker; every worker must run this version of divaleval."""
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
+        except (TimeoutError, OSError):
+            raise ClusterError(f"the Dask scheduler at {self.address} has no worker after {WORKER_WAIT_SECONDS} s: "
+                               f"start some with `dask worker {self.address}`") from None
+        here = divaleval_version()
+        try:
+            versions = self.client.run(divaleval_version)
+        except Exception as exc:  # noqa: BLE001 - whatever a worker without divaleval raises
+            raise ClusterError(f"a Dask worker cannot run divaleval ({type(exc).__name__}: {exc}): install "
+                               f"divaleval {here} where the workers run") from None
+        wrong = {worker: version for worker, version in versions.items() if version != here}
+        if wrong:
+            worker, version = next(iter(wrong.items()))
+            raise ClusterError(f"the Dask worker {worker} runs divaleval {version}, not {here}: install "
+                               "the same version everywhere")
+
+    @property
+    def slots(self) -> int:
+        """Tasks the workers run at once (their threads)."""
+        return max(1, sum(self.client.nthreads().values()))
+
+    # -- scoring runs ------------------------------------------------------------------------------
+
+    def score(self, evaluator: Evaluator, inputs: Iterable[RunInput]) -> Iterator[RawScores | InputError]:
+        """A back end of :meth:`Evaluator.score_all`: each run's raw scores (or error), in run order."""
+        client = self.client
+        shared = client.scatter(evaluator, broadcast=True, hash=False)
+        pending: deque = deque()
+        window = TASKS_PER_THREAD * self.slots
+        try:
+            for batch in _batches(inputs, self.batch_runs):
+                task = client.submit(score_batch, shared, [self._task_input(item) for item in batch], pure=False)
+                self._outstanding.add(task)
+                pending.append(task)
+                batch = None
+                if len(pending) >= window:
+                    yield from self._result(pending.popleft())
+            while pending:
+                yield from self._result(pending.popleft())
+        finally:
+            self._cancel([*pending, shared])
+
+    def _task_input(self, item: RunInput) -> tuple[str, Any]:
+        source, run = item
+        if isinstance(run, RunTable):  # given in memory, or standard input (already read): sent as is
+            return source, run
+        name = run
+        if self.ship_runs or not _regular_file(run):  # a pipe (or what the workers cannot open) is read here
+            try:
+                with open(run, "rb") as handle:
+                    return source, ShippedRun(name, handle.read())
+            except OSError as exc:
+                raise InputError(name, None, f"cannot open: {exc.strerror or exc}") from None
+        return source, RunOnDisk(name, os.path.abspath(run))
+
+    # -- resampling ----------------------------------------------------------------------------------
+
+    def map_blocks(self, block_fn: Callable, blocks: Sequence) -> Iterator:
+        """A ``map_blocks`` of :func:`divaleval.stats.blocks.run_blocks`: each block's counts, in order."""
+        client = self.client
+        shared = client.scatter(block_fn, broadcast=True, hash=False)
+        tasks = client.map(run_block, list(blocks), block_fn=shared, pure=False)
+        self._outstanding.update(tasks)
+        pending = deque(tasks)
+        try:
+            while pending:
+                yield self._result(pending.popleft())
+        finally:
+            self._cancel([*pending, shared])
+
+    # -- plumbing --------------------------------------------------------------------------------------
+
+    def _result(self, task):
+        _, distributed = import_distributed()
+        try:
+            result = task.result()
+        except distributed.KilledWorker as exc:
+            raise ClusterError(f"a task of the job killed every Dask worker that ran it ({exc}); nothing more "
+                               "is scored") from None
+        except (distributed.CancelledError, distributed.TimeoutError, OSError) as exc:
+            raise ClusterError(f"the Dask cluster at {self.address} stopped answering "
+                               f"({type(exc).__name__}: {exc})") from None
+        self._outstanding.discard(task)
+        return result
+
+    def _cancel(self, tasks: list) -> None:
+        """Cancel tasks no longer wanted (the job stopped early, or is done with its shared data)."""
+        tasks = [task for task in tasks if task is not None]
+        self._outstanding.difference_update(tasks)
+        if tasks and self.client.status == "running":
+            try:
+                self.client.cancel(tasks)
+            except Exception:  # noqa: BLE001 - the connection is going: the scheduler forgets them anyway
+                pass
+
+    def close(self) -> None:
+        """Cancel what is left of this connection's jobs and disconnect (a ``local`` cluster is shut down)."""
+        client = getattr(self, "client", None)
+        if client is not None:
+            self._cancel(list(self._outstanding))
+            client.close()
+            self.client = None
+        self._close_local()
+        self._config.__exit__(None, None, None)
+
+    def _close_local(self) -> None:
+        if self._local is not None:
+            self._local.close()
+            self._local = None
+
+    def __enter__(self) -> "Cluster":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def map_blocks(cluster: Cluster | None) -> Callable:
+    """Where the trials of randomised tests run: here (the built-in ``map``), or on the cluster."""
+    return map if cluster is None else cluster.map_blocks
+
+
+def _batches(inputs: Iterable[RunInput], size: int) -> Iterator[list[RunInput]]:
+    batch: list[RunInput] = []
+    for item in inputs:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _looks_like_file(address: str) -> bool:
+    """A scheduler file rather than an address: no ``PROTOCOL://``, and a path separator or a ``.json``."""
+    return "://" not in address and (os.sep in address or address.endswith(".json") or os.path.isfile(address))
+
+
+def _regular_file(path: str) -> bool:
+    if path == STDIN_NAME:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # the worker reports it as a local read would
