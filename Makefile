@@ -32,7 +32,8 @@ $(BENCH_STAMP): $(STAMP)
 	touch $(BENCH_STAMP)
 
 # The speed benchmark (not part of the tests): against pyndeval, the reading floor, ir_measures and ranx where
-# installed, and ndeval where NDEVAL= names its binary or its source; BENCH_ARGS=--quick for a small one.
+# installed, and ndeval where NDEVAL= names its binary or its source; BENCH_ARGS=--quick for a small one;
+# BENCH_ARGS=--scale-out for 1,000 runs in one process against a Dask LocalCluster of 2 workers.
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 

@@ -24,6 +24,14 @@
 3. Checks that divaleval prints the same numbers as pyndeval (and ndeval) for
    every run and topic (the runs have no score ties, so every order agrees).
 4. Prints the table, the ratios, where divaleval's time goes, and the targets.
+
+    python bench/bench.py --scale-out [--scale-out-runs 1000 --workers 2]
+
+instead times scale-out (needs the [dask] extra): on a collection of 1,000 runs
+(200 topics x 1,000 documents; about 11 GB in bench/out/, generated once), the
+ndeval set in one process and on a Dask LocalCluster (``--scheduler local:2``),
+with runs/s, their ratio, the client's peak memory on a quarter of the runs and
+on all of them (flat: results stream out), and checks the outputs are identical.
 """
 from __future__ import annotations
 
@@ -98,6 +106,101 @@ def measure(argv: list, stdout: Path) -> tuple[float, float]:
             sys.exit(f"failed ({proc.returncode}): {' '.join(map(str, argv))}\n{err.read().decode()}")
         own = int(maxrss.read().strip().splitlines()[-1]) * 1024 if timer else 0
     return seconds, max(peak[0], own) / 2**20
+
+
+def measure_client(argv: list, stdout: Path) -> tuple[float, float, float, float]:
+    """(wall seconds, the command's own peak MB, peak MB of it and its children, its own CPU seconds).
+
+    The command's own memory and CPU time are sampled from /proc (a LocalCluster's workers are
+    its children, and /usr/bin/time would report the largest of them).
+    """
+    ticks = os.sysconf("SC_CLK_TCK")
+    with open(stdout, "wb") as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([str(a) for a in argv], stdout=out, stderr=err, start_new_session=True)
+        own, everything, cpu = [0], [0], [0.0]
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.is_set():
+                try:
+                    with open(f"/proc/{proc.pid}/statm") as handle:
+                        own[0] = max(own[0], int(handle.read().split()[1]) * PAGE)
+                    with open(f"/proc/{proc.pid}/stat") as handle:
+                        fields = handle.read().rsplit(")", 1)[1].split()
+                    cpu[0] = max(cpu[0], (int(fields[11]) + int(fields[12])) / ticks)  # utime + stime
+                except (OSError, IndexError, ValueError):
+                    pass
+                everything[0] = max(everything[0], tree_rss(proc.pid))
+                done.wait(0.05)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        proc.wait()
+        seconds = time.perf_counter() - start
+        done.set()
+        sampler.join()
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"failed ({proc.returncode}): {' '.join(map(str, argv[:4]))} ...\n{err.read().decode()}")
+    return seconds, own[0] / 2**20, everything[0] / 2**20, cpu[0]
+
+
+def scale_out(args: argparse.Namespace) -> None:
+    """One process against a LocalCluster of ``args.workers`` workers on ``args.scale_out_runs`` runs."""
+    if not installed("distributed"):
+        sys.exit("--scale-out needs Dask: pip install 'divaleval[dask]' (make bench installs it)")
+    args.runs = args.scale_out_runs
+    name = f"t{args.topics}-i{args.intents}-d{args.docs}-r{args.runs}-k{args.depth}-p{args.p_relevant}-s{args.seed}"
+    data = args.out / name
+    print(f"scale-out: collection {name} (in {data}; generated once, about 11 MB a run)", flush=True)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, HERE / "generate.py", data, *size_arguments(args)], check=True)
+    print(f"  ready in {time.perf_counter() - t:.1f} s", flush=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(HERE.parent / "divaleval")], check=True)
+    qrels = data / "qrels.txt"
+    runs = sorted((data / "runs").iterdir())
+    results = data / "results"
+    results.mkdir(exist_ok=True)
+    divaleval = BIN / "divaleval"
+    cluster = f"local:{args.workers}"
+    quarter = runs[: max(1, len(runs) // 4)]
+    plan = [
+        ("one process", runs, []),
+        (f"--scheduler {cluster}", quarter, ["--scheduler", cluster]),
+        (f"--scheduler {cluster}", runs, ["--scheduler", cluster]),
+    ]
+    rows = []
+    for label, chosen, options in plan:
+        out = results / f"scale-out.{label.split()[-1]}.{len(chosen)}.out"
+        seconds, own, everything, cpu = measure_client([divaleval, *options, qrels, *chosen], out)
+        rows.append((label, len(chosen), seconds, own, everything, cpu, out))
+        print(f"  {label:<24} {len(chosen):>5} runs  {seconds:8.1f} s  {len(chosen) / seconds:6.2f} runs/s  "
+              f"client {own:6.0f} MB, {cpu:6.1f} CPU s  all processes {everything:6.0f} MB", flush=True)
+    single, small, full = rows
+    same = single[6].read_bytes() == full[6].read_bytes()
+    ratio = (full[1] / full[2]) / (single[1] / single[2])
+    print(f"\n{'':<26}{'runs':>6}{'seconds':>10}{'runs/s':>9}{'client MB':>11}{'client CPU s':>14}{'all MB':>9}")
+    for label, count, seconds, own, everything, cpu, _ in rows:
+        print(f"{label:<26}{count:>6}{seconds:>10.1f}{count / seconds:>9.2f}{own:>11.0f}{cpu:>14.1f}"
+              f"{everything:>9.0f}")
+    per_run = (full[5] - small[5]) / max(1, full[1] - small[1])
+    print(f"\nthe client's own work on the cluster: {1000 * per_run:.0f} ms CPU a run (checking, finishing, "
+          f"printing; the LocalCluster's scheduler runs in it too): about {1 / max(per_run, 1e-9):.0f} runs/s "
+          "at most, whatever the number of workers")
+    print(f"\nthroughput on {args.workers} workers: {ratio:.2f}x that of one process "
+          f"(startup of the cluster included; this machine is shared, so timings vary from run to run)")
+    targets = [
+        (f"{full[1]} runs on {args.workers} workers at least 1.6x the runs/s of one process ({ratio:.2f}x)",
+         ratio >= 1.6),
+        (f"client's peak memory flat: {full[1]} runs at most 1.2x {small[1]} runs ({full[3]:.0f} MB vs "
+         f"{small[3]:.0f} MB)", full[3] <= 1.2 * small[3]),
+        ("output on the cluster identical to one process's, byte for byte", same),
+    ]
+    print("\ntargets:")
+    for text, met in targets:
+        print(f"  [{'met' if met else 'NOT MET'}] {text}")
+    sys.exit(0 if same else 1)
 
 
 def check_numbers(ours: Path, theirs: Path) -> tuple[int, int]:
@@ -177,7 +280,14 @@ def main() -> None:
     add_size_options(parser)
     parser.add_argument("--quick", action="store_true", help="a small collection (40 topics, 10 runs)")
     parser.add_argument("--out", type=Path, default=HERE / "out")
+    parser.add_argument("--scale-out", action="store_true",
+                        help="time one process against a Dask LocalCluster instead (see above)")
+    parser.add_argument("--scale-out-runs", type=int, default=1000, help="runs of the scale-out case")
+    parser.add_argument("--workers", type=int, default=2, help="workers of the scale-out case's LocalCluster")
     args = parser.parse_args()
+    if args.scale_out:
+        scale_out(args)
+        return
     if args.quick:
         args.topics, args.runs = 40, 10
     name = f"t{args.topics}-i{args.intents}-d{args.docs}-r{args.runs}-k{args.depth}-p{args.p_relevant}-s{args.seed}"

@@ -41,7 +41,7 @@ def generate(out: Path, topics: int, intents: int, docs: int, runs: int, depth: 
         rows = []
         for t in range(topics):
             unjudged = [f"clueweb12-{t:04d}xx-{r:02d}-{j:05d}" for j in range(unjudged_count)]
-            pool = np.concatenate([judged[t], np.array(unjudged, dtype=judged.dtype)])[:depth] \
+            pool = np.concatenate([judged[t], np.array(unjudged)])[:depth] \
                 if unjudged else judged[t][:depth]
             order = rng.permutation(len(pool))
             scores = np.sort(rng.random(len(pool)))[::-1] * 100  # distinct with probability 1

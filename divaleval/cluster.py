@@ -86,6 +86,16 @@ class ShippedRun:
         return read_run(input_from_bytes(self.name, self.data))
 
 
+@dataclass(frozen=True)
+class UnreadRun:
+    """A run the client could not read to ship it: its error, raised on the worker, comes back in run order."""
+
+    error: InputError
+
+    def read(self) -> RunTable:
+        raise self.error
+
+
 def score_batch(evaluator: Evaluator, batch: list[tuple[str, Any]]) -> list[RawScores | InputError]:
     """A task: the raw scores of each run of the batch, or the error of a bad one (in the batch's order)."""
     results: list[RawScores | InputError] = []
@@ -128,13 +138,17 @@ class Cluster:
     --scheduler-file FILE``), or ``local`` / ``local:N`` for N worker processes here.
     ship_runs: send each run file's bytes from here (for workers that do not share this filesystem).
     batch_runs: runs per task.
+    log_level: the level of Dask's loggers in this process (default: as Dask sets them).
     """
 
     def __init__(self, address: str, *, ship_runs: bool = False, batch_runs: int = BATCH_RUNS,
-                 connect_seconds: float = CONNECT_SECONDS) -> None:
+                 connect_seconds: float = CONNECT_SECONDS, log_level: int | None = None) -> None:
         if batch_runs < 1:
             raise UsageError("batch_runs must be >= 1")
         dask, distributed = import_distributed()
+        if log_level is not None:
+            for name in [name for name in logging.root.manager.loggerDict if name.split(".")[0] == "distributed"]:
+                logging.getLogger(name).setLevel(log_level)
         self.address = address
         self.ship_runs = ship_runs
         self.batch_runs = batch_runs
@@ -219,8 +233,8 @@ class Cluster:
             try:
                 with open(run, "rb") as handle:
                     return source, ShippedRun(name, handle.read())
-            except OSError as exc:
-                raise InputError(name, None, f"cannot open: {exc.strerror or exc}") from None
+            except OSError as exc:  # as a local read says it, and in its turn (skipped with skip_bad)
+                return source, UnreadRun(InputError(name, None, f"cannot open: {exc.strerror or exc}"))
         return source, RunOnDisk(name, os.path.abspath(run))
 
     # -- resampling ----------------------------------------------------------------------------------

@@ -210,6 +210,25 @@ def test_a_worker_killed_during_a_200_run_job_changes_nothing(tmp_path):
         doomed.stop()
 
 
+@pytest.mark.dask
+def test_a_scheduler_that_dies_during_a_job_is_a_clear_error(tmp_path):
+    qrels, _ = synthetic_collection(tmp_path, 100)
+    doomed = DaskCluster(tmp_path, workers=1)
+    try:
+        job = subprocess.Popen([sys.executable, "-m", "divaleval", "--scheduler", doomed.address, "-n", "-f", "trec",
+                                str(qrels), str(tmp_path / "runs")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert job.stdout.readline(), job.stderr.read().decode()  # a first run is printed: the job is under way
+        os.killpg(doomed.scheduler.pid, signal.SIGKILL)
+        start = time.monotonic()
+        _, err = job.communicate(timeout=60)
+        assert time.monotonic() - start < 15
+    finally:
+        doomed.stop()
+    assert job.returncode == 2
+    assert err.decode().startswith(f"divaleval: the Dask cluster at {doomed.address} stopped answering")
+    assert b"Traceback" not in err and err.count(b"\n") <= 2, err.decode()
+
+
 def bad_deep_in_the_file(folder: Path) -> Path:
     """A run whose first 64 KiB are fine (the client's early check passes): its line 3001 is bad."""
     good = [f"101 Q0 doc-101-{k:05d} {k} {10000 - k} late" for k in range(1, 3001)]

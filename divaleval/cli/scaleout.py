@@ -2,6 +2,7 @@
 that score runs or resample trials."""
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Callable
 
 import click
@@ -38,4 +39,5 @@ def connect_cluster(scheduler: str | None, ship_runs: bool, jobs: int,
 
     if progress is not None:
         progress.note(f"connecting to the Dask scheduler {scheduler}")
-    return Cluster(scheduler, ship_runs=ship_runs)
+    # What goes wrong reaches the user as one message of ours (FILE:LINE for a run), not as Dask's log lines.
+    return Cluster(scheduler, ship_runs=ship_runs, log_level=logging.CRITICAL)
