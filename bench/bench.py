@@ -44,6 +44,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -73,6 +74,31 @@ def tree_rss(root: int) -> int:
     return total
 
 
+def run_sampled(command: list, stdout: Path, sample: Callable[[int], None], every: float, shown: list) -> float:
+    """Wall seconds of ``command`` (its output to ``stdout``), ``sample(pid)`` called every ``every`` s while it
+    runs; a failure stops the benchmark with its message (``shown``: the command line to name)."""
+    with open(stdout, "wb") as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([str(a) for a in command], stdout=out, stderr=err, start_new_session=True)
+        done = threading.Event()
+
+        def loop() -> None:
+            while not done.is_set():
+                sample(proc.pid)
+                done.wait(every)
+
+        sampler = threading.Thread(target=loop, daemon=True)
+        sampler.start()
+        proc.wait()
+        seconds = time.perf_counter() - start
+        done.set()
+        sampler.join()
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"failed ({proc.returncode}): {' '.join(map(str, shown))}\n{err.read().decode()}")
+    return seconds
+
+
 def measure(argv: list, stdout: Path) -> tuple[float, float]:
     """(wall seconds, peak MB) of one command, its output to ``stdout``.
 
@@ -82,28 +108,14 @@ def measure(argv: list, stdout: Path) -> tuple[float, float]:
     was forked from).
     """
     timer = ["/usr/bin/time", "-f", "%M", "-o"] if os.path.exists("/usr/bin/time") else None
-    with open(stdout, "wb") as out, tempfile.TemporaryFile() as err, \
-            tempfile.NamedTemporaryFile("r") as maxrss:
-        command = [*(timer + [maxrss.name] if timer else []), *[str(a) for a in argv]]
-        start = time.perf_counter()
-        proc = subprocess.Popen(command, stdout=out, stderr=err, start_new_session=True)
-        peak = [0]
-        done = threading.Event()
+    peak = [0]
 
-        def sample() -> None:
-            while not done.is_set():
-                peak[0] = max(peak[0], tree_rss(proc.pid))
-                done.wait(0.02)
+    def sample(pid: int) -> None:
+        peak[0] = max(peak[0], tree_rss(pid))
 
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        proc.wait()
-        seconds = time.perf_counter() - start
-        done.set()
-        sampler.join()
-        if proc.returncode != 0:
-            err.seek(0)
-            sys.exit(f"failed ({proc.returncode}): {' '.join(map(str, argv))}\n{err.read().decode()}")
+    with tempfile.NamedTemporaryFile("r") as maxrss:
+        command = [*(timer + [maxrss.name] if timer else []), *argv]
+        seconds = run_sampled(command, stdout, sample, 0.02, argv)
         own = int(maxrss.read().strip().splitlines()[-1]) * 1024 if timer else 0
     return seconds, max(peak[0], own) / 2**20
 
@@ -115,35 +127,37 @@ def measure_client(argv: list, stdout: Path) -> tuple[float, float, float, float
     its children, and /usr/bin/time would report the largest of them).
     """
     ticks = os.sysconf("SC_CLK_TCK")
-    with open(stdout, "wb") as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen([str(a) for a in argv], stdout=out, stderr=err, start_new_session=True)
-        own, everything, cpu = [0], [0], [0.0]
-        done = threading.Event()
+    own, everything, cpu = [0], [0], [0.0]
 
-        def sample() -> None:
-            while not done.is_set():
-                try:
-                    with open(f"/proc/{proc.pid}/statm") as handle:
-                        own[0] = max(own[0], int(handle.read().split()[1]) * PAGE)
-                    with open(f"/proc/{proc.pid}/stat") as handle:
-                        fields = handle.read().rsplit(")", 1)[1].split()
-                    cpu[0] = max(cpu[0], (int(fields[11]) + int(fields[12])) / ticks)  # utime + stime
-                except (OSError, IndexError, ValueError):
-                    pass
-                everything[0] = max(everything[0], tree_rss(proc.pid))
-                done.wait(0.05)
+    def sample(pid: int) -> None:
+        try:
+            with open(f"/proc/{pid}/statm") as handle:
+                own[0] = max(own[0], int(handle.read().split()[1]) * PAGE)
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            cpu[0] = max(cpu[0], (int(fields[11]) + int(fields[12])) / ticks)  # utime + stime
+        except (OSError, IndexError, ValueError):
+            pass
+        everything[0] = max(everything[0], tree_rss(pid))
 
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        proc.wait()
-        seconds = time.perf_counter() - start
-        done.set()
-        sampler.join()
-        if proc.returncode != 0:
-            err.seek(0)
-            sys.exit(f"failed ({proc.returncode}): {' '.join(map(str, argv[:4]))} ...\n{err.read().decode()}")
+    seconds = run_sampled(argv, stdout, sample, 0.05, argv[:4] + ["..."])
     return seconds, own[0] / 2**20, everything[0] / 2**20, cpu[0]
+
+
+def collection(args: argparse.Namespace, label: str) -> tuple[Path, list[Path], Path]:
+    """The qrels, the runs and the results folder of ``args``' collection (generated if not yet cached)."""
+    name = f"t{args.topics}-i{args.intents}-d{args.docs}-r{args.runs}-k{args.depth}-p{args.p_relevant}-s{args.seed}"
+    data = args.out / name
+    print(f"{label} {name} (in {data})", flush=True)
+    t = time.perf_counter()
+    # In a child process, so that this one stays small (its children are forked from it).
+    subprocess.run([sys.executable, HERE / "generate.py", data, *size_arguments(args)], check=True)
+    print(f"  ready in {time.perf_counter() - t:.1f} s", flush=True)
+    # Bytecode as an installed package has it (an editable install under PYTHONDONTWRITEBYTECODE has none).
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(HERE.parent / "divaleval")], check=True)
+    results = data / "results"
+    results.mkdir(exist_ok=True)
+    return data / "qrels.txt", sorted((data / "runs").iterdir()), results
 
 
 def scale_out(args: argparse.Namespace) -> None:
@@ -151,17 +165,7 @@ def scale_out(args: argparse.Namespace) -> None:
     if not installed("distributed"):
         sys.exit("--scale-out needs Dask: pip install 'divaleval[dask]' (make bench installs it)")
     args.runs = args.scale_out_runs
-    name = f"t{args.topics}-i{args.intents}-d{args.docs}-r{args.runs}-k{args.depth}-p{args.p_relevant}-s{args.seed}"
-    data = args.out / name
-    print(f"scale-out: collection {name} (in {data}; generated once, about 11 MB a run)", flush=True)
-    t = time.perf_counter()
-    subprocess.run([sys.executable, HERE / "generate.py", data, *size_arguments(args)], check=True)
-    print(f"  ready in {time.perf_counter() - t:.1f} s", flush=True)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(HERE.parent / "divaleval")], check=True)
-    qrels = data / "qrels.txt"
-    runs = sorted((data / "runs").iterdir())
-    results = data / "results"
-    results.mkdir(exist_ok=True)
+    qrels, runs, results = collection(args, "scale-out: collection")
     divaleval = BIN / "divaleval"
     cluster = f"local:{args.workers}"
     quarter = runs[: max(1, len(runs) // 4)]
@@ -290,19 +294,7 @@ def main() -> None:
         return
     if args.quick:
         args.topics, args.runs = 40, 10
-    name = f"t{args.topics}-i{args.intents}-d{args.docs}-r{args.runs}-k{args.depth}-p{args.p_relevant}-s{args.seed}"
-    data = args.out / name
-    print(f"collection {name} (in {data})", flush=True)
-    t = time.perf_counter()
-    # In a child process, so that this one stays small (its children are forked from it).
-    subprocess.run([sys.executable, HERE / "generate.py", data, *size_arguments(args)], check=True)
-    print(f"  ready in {time.perf_counter() - t:.1f} s", flush=True)
-    # Bytecode as an installed package has it (an editable install under PYTHONDONTWRITEBYTECODE has none).
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(HERE.parent / "divaleval")], check=True)
-    qrels = data / "qrels.txt"
-    runs = sorted((data / "runs").iterdir())
-    results = data / "results"
-    results.mkdir(exist_ok=True)
+    qrels, runs, results = collection(args, "collection")
     divaleval = BIN / "divaleval"
     pyndeval = [sys.executable, HERE / "pyndeval_eval.py"]
     floor = [sys.executable, HERE / "floor.py"]
