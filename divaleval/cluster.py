@@ -37,6 +37,7 @@ from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator, RunInput
 from .io import RunTable, read_run
 from .io.source import STDIN_NAME, input_from_bytes, read_input
+from .memory import keep_large_blocks_in_heap
 from .results import RawScores
 
 DASK_EXTRA = "pip install 'divaleval[dask]'"
@@ -98,6 +99,7 @@ class UnreadRun:
 
 def score_batch(evaluator: Evaluator, batch: list[tuple[str, Any]]) -> list[RawScores | InputError]:
     """A task: the raw scores of each run of the batch, or the error of a bad one (in the batch's order)."""
+    keep_large_blocks_in_heap()  # undoes what the nanny's settings cost (see there); cheap to repeat
     results: list[RawScores | InputError] = []
     for source, run in batch:
         try:
@@ -157,8 +159,12 @@ class Cluster:
         workers = parse_local(address)
         if workers is None and _looks_like_file(address) and not os.path.isfile(address):
             raise UsageError(f"--scheduler {address}: no such scheduler file (nor an address: tcp://HOST:PORT)")
-        # The big arguments (shipped runs) are ours to send: no warning about a large graph.
-        self._config = dask.config.set({"distributed.admin.large-graph-warning-threshold": "4GiB"})
+        # The big arguments (shipped runs) are ours to send: no warning about a large graph. A local cluster's
+        # workers keep glibc's own memory settings (see keep_large_blocks_in_heap), and sample no profile of
+        # their threads (every 10 ms, at a cost in CPU time nobody here looks at).
+        self._config = dask.config.set({"distributed.admin.large-graph-warning-threshold": "4GiB",
+                                        "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+                                        "distributed.worker.profile.enabled": False})
         try:
             if workers is not None:
                 self._local = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
