@@ -74,6 +74,20 @@ def tree_rss(root: int) -> int:
     return total
 
 
+def children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    if int(handle.read().rsplit(")", 1)[1].split()[1]) == parent:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
 def run_sampled(command: list, stdout: Path, sample: Callable[[int], None], every: float, shown: list) -> float:
     """Wall seconds of ``command`` (its output to ``stdout``), ``sample(pid)`` called every ``every`` s while it
     runs; a failure stops the benchmark with its message (``shown``: the command line to name)."""
@@ -120,16 +134,24 @@ def measure(argv: list, stdout: Path) -> tuple[float, float]:
     return seconds, max(peak[0], own) / 2**20
 
 
-def measure_client(argv: list, stdout: Path) -> tuple[float, float, float, float]:
-    """(wall seconds, the command's own peak MB, peak MB of it and its children, its own CPU seconds).
+def measure_client(argv: list, stdout: Path) -> tuple[float, float, float, float, float]:
+    """(wall seconds, the command's own peak MB, peak MB of it and its children, its own CPU seconds,
+    CPU seconds of it and its children).
 
     The command's own memory and CPU time are sampled from /proc (a LocalCluster's workers are
-    its children, and /usr/bin/time would report the largest of them).
+    its children, and /usr/bin/time would report the largest of them); the CPU time of all of them
+    is /usr/bin/time's (a LocalCluster's workers are waited for, so counted).
     """
     ticks = os.sysconf("SC_CLK_TCK")
     own, everything, cpu = [0], [0], [0.0]
+    timer = ["/usr/bin/time", "-f", "%U %S", "-o"] if os.path.exists("/usr/bin/time") else None
 
     def sample(pid: int) -> None:
+        everything[0] = max(everything[0], tree_rss(pid))
+        if timer:  # the command is the child of /usr/bin/time
+            pid = next(iter(children(pid)), None)
+            if pid is None:
+                return
         try:
             with open(f"/proc/{pid}/statm") as handle:
                 own[0] = max(own[0], int(handle.read().split()[1]) * PAGE)
@@ -138,10 +160,12 @@ def measure_client(argv: list, stdout: Path) -> tuple[float, float, float, float
             cpu[0] = max(cpu[0], (int(fields[11]) + int(fields[12])) / ticks)  # utime + stime
         except (OSError, IndexError, ValueError):
             pass
-        everything[0] = max(everything[0], tree_rss(pid))
 
-    seconds = run_sampled(argv, stdout, sample, 0.05, argv[:4] + ["..."])
-    return seconds, own[0] / 2**20, everything[0] / 2**20, cpu[0]
+    with tempfile.NamedTemporaryFile("r") as times:
+        command = [*(timer + [times.name] if timer else []), *argv]
+        seconds = run_sampled(command, stdout, sample, 0.05, argv[:4] + ["..."])
+        total = sum(map(float, times.read().split()[-2:])) if timer else float("nan")
+    return seconds, own[0] / 2**20, everything[0] / 2**20, cpu[0], total
 
 
 def collection(args: argparse.Namespace, label: str) -> tuple[Path, list[Path], Path]:
@@ -177,17 +201,23 @@ def scale_out(args: argparse.Namespace) -> None:
     rows = []
     for label, chosen, options in plan:
         out = results / f"scale-out.{label.split()[-1]}.{len(chosen)}.out"
-        seconds, own, everything, cpu = measure_client([divaleval, *options, qrels, *chosen], out)
-        rows.append((label, len(chosen), seconds, own, everything, cpu, out))
+        seconds, own, everything, cpu, total = measure_client([divaleval, *options, qrels, *chosen], out)
+        rows.append((label, len(chosen), seconds, own, everything, cpu, total, out))
         print(f"  {label:<24} {len(chosen):>5} runs  {seconds:8.1f} s  {len(chosen) / seconds:6.2f} runs/s  "
-              f"client {own:6.0f} MB, {cpu:6.1f} CPU s  all processes {everything:6.0f} MB", flush=True)
+              f"client {own:6.0f} MB, {cpu:6.1f} CPU s  all processes {everything:6.0f} MB, {total:6.1f} CPU s",
+              flush=True)
     single, small, full = rows
-    same = single[6].read_bytes() == full[6].read_bytes()
+    same = single[7].read_bytes() == full[7].read_bytes()
     ratio = (full[1] / full[2]) / (single[1] / single[2])
-    print(f"\n{'':<26}{'runs':>6}{'seconds':>10}{'runs/s':>9}{'client MB':>11}{'client CPU s':>14}{'all MB':>9}")
-    for label, count, seconds, own, everything, cpu, _ in rows:
+    print(f"\n{'':<26}{'runs':>6}{'seconds':>10}{'runs/s':>9}{'client MB':>11}{'client CPU s':>14}{'all MB':>9}"
+          f"{'all CPU s':>11}{'cores busy':>12}")
+    for label, count, seconds, own, everything, cpu, total, _ in rows:
         print(f"{label:<26}{count:>6}{seconds:>10.1f}{count / seconds:>9.2f}{own:>11.0f}{cpu:>14.1f}"
-              f"{everything:>9.0f}")
+              f"{everything:>9.0f}{total:>11.1f}{total / seconds:>12.2f}")
+    print(f"\nCPU time a run, all processes: one process {1000 * single[6] / single[1]:.0f} ms, on the cluster "
+          f"{1000 * (full[6] - small[6]) / max(1, full[1] - small[1]):.0f} ms (past the start: {full[1]} runs less "
+          f"{small[1]}); the cluster's start costs {small[6] - small[1] * (full[6] - small[6]) / max(1, full[1] - small[1]):.1f} "
+          "CPU s. Cores busy below the machine's: other work shares it (see uptime's load average)")
     per_run = (full[5] - small[5]) / max(1, full[1] - small[1])
     print(f"\nthe client's own work on the cluster: {1000 * per_run:.0f} ms CPU a run (checking, finishing, "
           f"printing; the LocalCluster's scheduler runs in it too): about {1 / max(per_run, 1e-9):.0f} runs/s "
