@@ -214,10 +214,11 @@ def scale_out(args: argparse.Namespace) -> None:
     for label, count, seconds, own, everything, cpu, total, _ in rows:
         print(f"{label:<26}{count:>6}{seconds:>10.1f}{count / seconds:>9.2f}{own:>11.0f}{cpu:>14.1f}"
               f"{everything:>9.0f}{total:>11.1f}{total / seconds:>12.2f}")
+    cluster_run = (full[6] - small[6]) / max(1, full[1] - small[1])  # CPU a run past the start
     print(f"\nCPU time a run, all processes: one process {1000 * single[6] / single[1]:.0f} ms, on the cluster "
-          f"{1000 * (full[6] - small[6]) / max(1, full[1] - small[1]):.0f} ms (past the start: {full[1]} runs less "
-          f"{small[1]}); the cluster's start costs {small[6] - small[1] * (full[6] - small[6]) / max(1, full[1] - small[1]):.1f} "
-          "CPU s. Cores busy below the machine's: other work shares it (see uptime's load average)")
+          f"{1000 * cluster_run:.0f} ms (past the start: {full[1]} runs less {small[1]}); the cluster's start costs "
+          f"{small[6] - small[1] * cluster_run:.1f} CPU s. Cores busy below the machine's: other work shares it "
+          "(see uptime's load average)")
     per_run = (full[5] - small[5]) / max(1, full[1] - small[1])
     print(f"\nthe client's own work on the cluster: {1000 * per_run:.0f} ms CPU a run (checking, finishing, "
           f"printing; the LocalCluster's scheduler runs in it too): about {1 / max(per_run, 1e-9):.0f} runs/s "

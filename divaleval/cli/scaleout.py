@@ -11,9 +11,9 @@ if TYPE_CHECKING:
     from ..cluster import Cluster
     from .progress import Progress
 
-SCHEDULER_HELP = ("Score runs and draw trials on a Dask cluster (pip install 'divaleval[dask]'): "
-                  "tcp://HOST:PORT, a scheduler file, or local[:N] for N worker processes on this machine; "
-                  "the output is the same.")
+SCHEDULER_HELP = ("Score runs (and draw the trials of randomised tests) on a Dask cluster (pip install "
+                  "'divaleval[dask]'): tcp://HOST:PORT, a scheduler file, or local[:N] for N worker processes on "
+                  "this machine; the output is the same.")
 SHIP_RUNS_HELP = "With --scheduler: send the run files to the workers (when they do not share this filesystem)."
 
 
