@@ -190,8 +190,9 @@ class Cluster:
         try:
             self.client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
         except (TimeoutError, OSError):
-            raise ClusterError(f"the Dask scheduler at {self.address} has no worker after {WORKER_WAIT_SECONDS} s: "
-                               f"start some with `dask worker {self.address}`") from None
+            address = self.client.scheduler.address
+            raise ClusterError(f"the Dask scheduler at {address} has no worker after {WORKER_WAIT_SECONDS} s: "
+                               f"start some with `dask worker {address}`") from None
         here = divaleval_version()
         try:
             versions = self.client.run(divaleval_version)
