@@ -23,7 +23,6 @@ from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
 from .measures import catalogue, parse_measure, parse_measures
-from .meta import ScoreCube
 from .model import Qrels
 from .results import RunScores
 
@@ -61,3 +60,12 @@ __all__ = [
     "InputError",
     "UsageError",
 ]
+
+
+def __getattr__(name: str):
+    """``divaleval.ScoreCube``, imported when first asked for (evaluating runs does not need it)."""
+    if name == "ScoreCube":
+        from .meta import ScoreCube
+
+        return ScoreCube
+    raise AttributeError(f"module 'divaleval' has no attribute {name!r}")

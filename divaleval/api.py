@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
 
 import numpy as np
 
-from . import axioms, meta
 from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warn_to_stderr
 from .evaluator import Evaluator, RunLike, run_inputs
@@ -24,7 +23,6 @@ from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .measures.core import INTENTS
 from .memory import release_unused_memory
-from .meta import ScoreCube
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
 from .model.preference_simulation import profiles_of, simulate
 from .model.preferences import build_preference_qrels
@@ -33,6 +31,9 @@ from .results import RunScores, scores_frame
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from . import axioms
+    from .meta import ScoreCube
 
 
 def load_qrels(
@@ -232,8 +233,8 @@ def check_axioms(
     measures: Iterable[str | Measure] | str | None = None,
     constraints: Iterable[str] | None = None,
     *,
-    cases: int = axioms.DEFAULT_CASES,
-    seed: int = axioms.DEFAULT_SEED,
+    cases: int | None = None,
+    seed: int | None = None,
     max_length: int = 10,
     gain: str = "exp",
     topicwise: str = "max",
@@ -252,6 +253,10 @@ def check_axioms(
     gain, topicwise: the evaluation's settings (as :func:`evaluate`'s); topicwise
         defaults to ``max``, the paper's level of a document for ad hoc measures.
     """
+    from . import axioms  # the checker, only when asked for (it is not needed to evaluate runs)
+
+    cases = axioms.DEFAULT_CASES if cases is None else cases
+    seed = axioms.DEFAULT_SEED if seed is None else seed
     chosen = resolve_measures(axioms.PAPER_MEASURES if measures is None else measures)
     for m in chosen:
         if m.definition.judgments != INTENTS:
@@ -263,6 +268,13 @@ def check_axioms(
     options = axioms.Options(max_length=max_length, gain=gain, topicwise=topicwise)
     make_settings(gain, topicwise)  # a bad value is a usage error before any work
     return axioms.check(chosen, picked, cases=cases, seed=seed, options=options, progress=progress)
+
+
+def _meta():
+    """The meta-evaluation package, imported when first used: evaluating runs never needs it."""
+    from . import meta
+
+    return meta
 
 
 # -- comparing runs and meta-evaluation (over a score cube: runs x topics x measures) ---------------
@@ -278,6 +290,7 @@ def score_cube(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
     The options are those of :func:`evaluate`; ``missing`` is what to do with a
     topic some runs have no score for (see :mod:`divaleval.meta.cube`).
     """
+    meta = _meta()
     return meta.cube_from_scores(score_runs(qrels, runs, measures, jobs=jobs, complete=complete, **options),
                                  missing)
 
@@ -289,6 +302,7 @@ def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | 
     measures: the columns to keep (names as printed, or measure and set names,
     e.g. ``"ndeval"``); default: every column, the same in every file.
     """
+    meta = _meta()
     tables = [read_scores(path, warn) for path in ([paths] if isinstance(paths, str) else paths)]
     names = None
     if measures is not None:
@@ -303,6 +317,7 @@ def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | 
 
 def as_cube(scores: ScoresLike, missing: str = "error") -> ScoreCube:
     """A score cube, or one built from a frame of :func:`evaluate`."""
+    meta = _meta()
     return scores if isinstance(scores, meta.ScoreCube) else meta.cube_from_frame(scores, missing)
 
 
@@ -316,34 +331,40 @@ def compare(scores: ScoresLike, baseline: str | None = None, *, trials: int = 10
     ``p_rand_holm``) and the randomised Tukey HSD over all runs (``p_hsd``), with
     ``trials`` trials drawn from ``seed``.
     """
+    meta = _meta()
     return meta.compare_runs(as_cube(scores), baseline, trials=trials, seed=seed, level=level)
 
 
 def rank_correlation(scores: ScoresLike, level: float = 0.95) -> pd.DataFrame:
     """Kendall's tau-b between every two measures' system rankings, with its Fisher-z interval and ties."""
+    meta = _meta()
     return meta.rank_correlation(as_cube(scores), level)
 
 
-def discriminative_power(scores: ScoresLike, *, methods: Iterable[str] = meta.METHODS, trials: int = 10_000,
+def discriminative_power(scores: ScoresLike, *, methods: Iterable[str] | None = None, trials: int = 10_000,
                          seed: int | None = 0, alpha: float = 0.05) -> pd.DataFrame:
     """Per measure and method (``tukey``, ``bootstrap``): pairs of runs significant at ``alpha``, and the
     smallest significant difference."""
-    significance = meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed)
+    meta = _meta()
+    significance = meta.pair_significance(as_cube(scores), tuple(meta.METHODS if methods is None else methods), trials=trials, seed=seed)
     return meta.power_summary(significance, alpha)
 
 
-def asl_curves(scores: ScoresLike, *, methods: Iterable[str] = meta.METHODS, trials: int = 10_000,
+def asl_curves(scores: ScoresLike, *, methods: Iterable[str] | None = None, trials: int = 10_000,
                seed: int | None = 0) -> pd.DataFrame:
     """Per measure and method, every pair of runs with its p-value (ASL), sorted, ranked from 1."""
-    return meta.asl_curves(meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed))
+    meta = _meta()
+    return meta.asl_curves(meta.pair_significance(as_cube(scores), tuple(meta.METHODS if methods is None else methods), trials=trials, seed=seed))
 
 
 def metric_unanimity(scores: ScoresLike) -> pd.DataFrame:
     """Metric Unanimity of every measure against the others (Amigó et al. 2018, sec. 6.1)."""
+    meta = _meta()
     return meta.metric_unanimity(as_cube(scores))
 
 
 def gold_agreement(scores: ScoresLike, gold: str | GoldPreferences, level: float = 0.95) -> pd.DataFrame:
     """Agreement of every measure with gold preferences (a file ``topic runA runB winner``)."""
+    meta = _meta()
     return meta.gold_agreement(as_cube(scores), gold if isinstance(gold, GoldPreferences) else read_gold(gold),
                                level)

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .arrays import first_tie, group_positions
+from .arrays import arrow_of, first_tie, group_positions, numpy_of
 from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
@@ -74,7 +74,7 @@ def match_run(run: RunTable, qrels: Qrels) -> MatchedRun:
 def _repeat_topics(run: RunTable, topic: np.ndarray) -> np.ndarray:
     """The topics in which some docno occurs twice (a per-topic distinct count: small hash tables)."""
     segments, lines = _topic_segments(topic)
-    docnos = run.docno if lines is None else run.docno.take(pa.array(lines))
+    docnos = run.docno if lines is None else run.docno.take(arrow_of(lines))
     repeats = [int(topic[a] if lines is None else topic[lines[a]]) for a, b in zip(segments[:-1], segments[1:])
                if b - a > 1 and pc.count_distinct(docnos.slice(a, b - a)).as_py() < b - a]
     return np.array(sorted(repeats), dtype=np.int32)
@@ -227,7 +227,7 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     involved[1:] |= tied
     lines = ranked[involved]
     docno_rank = np.zeros(len(topic), dtype=np.int64)
-    docno_rank[lines] = pc.rank(run.docno.take(pa.array(lines)), sort_keys="ascending", tiebreaker="dense").to_numpy()
+    docno_rank[lines] = numpy_of(pc.rank(run.docno.take(arrow_of(lines)), sort_keys="ascending", tiebreaker="dense"))
     return np.lexsort((-docno_rank, -run.score, topic)).astype(index)
 
 
@@ -244,10 +244,10 @@ def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, repe
         where = np.flatnonzero(ranked_topic == t)
         if len(where) < 2:
             continue
-        docnos = run.docno.take(pa.array(ranked[where]))
+        docnos = run.docno.take(arrow_of(ranked[where]))
         if isinstance(docnos, pa.ChunkedArray):
             docnos = docnos.combine_chunks()
-        codes = pc.dictionary_encode(docnos).indices.to_numpy()
+        codes = numpy_of(pc.dictionary_encode(docnos).indices)
         seen = np.zeros(len(where), dtype=bool)
         first_of_code = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
         for j, code in enumerate(codes.tolist()):  # a topic's few documents

@@ -53,7 +53,7 @@ class EvaluateCommand(click.Command):
         super().format_epilog(ctx, formatter)
         group = ctx.parent.command if ctx.parent else None
         if isinstance(group, click.Group):
-            rows = [(name, group.commands[name].get_short_help_str(80)) for name in group.list_commands(ctx)
+            rows = [(name, group.get_command(ctx, name).get_short_help_str(80)) for name in group.list_commands(ctx)
                     if name != DEFAULT_COMMAND]
             with formatter.section("Commands (each with its own --help)"):
                 formatter.write_dl(rows)

@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ..arrays import arrow_of, numpy_of, texts_of
 from ..errors import InputError
 from ..memory import release_unused_memory
 from .source import BOM, InputFile
@@ -480,17 +481,17 @@ def _convert(column: pa.ChunkedArray, kind: str, name: str):
     if kind == TEXT:
         return column
     if kind == STR:
-        return np.array([decode(v) if isinstance(v, bytes) else v for v in column.to_pylist()], dtype=object)
+        return np.array([text for chunk in column.chunks for text in texts_of(chunk)], dtype=object)
     if kind in (ID, DOCID, LEVEL):
         encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
         encoded = encoded.unify_dictionaries()
         dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.binary())
-        codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in encoded.chunks]) \
+        codes = np.concatenate([numpy_of(chunk.indices) for chunk in encoded.chunks]) \
             if encoded.num_chunks else np.zeros(0, dtype=np.int32)
         codes = codes.astype(np.int32, copy=False)
         if kind == DOCID:
             return Factor(codes, dictionary.cast(pa.binary()))
-        labels = [decode(v) if isinstance(v, bytes) else v for v in dictionary.to_pylist()]
+        labels = texts_of(dictionary)
         if kind == ID:
             return Factor(codes, np.array(labels, dtype=object))
         levels = np.empty(len(labels), dtype=np.int64)
@@ -516,9 +517,7 @@ def _level(text: str, bad, name: str) -> int:
 
 
 def _first_false(mask: pa.ChunkedArray | pa.Array) -> int | None:
-    values = mask.to_numpy(zero_copy_only=False) if isinstance(mask, pa.Array) else \
-        np.concatenate([chunk.to_numpy(zero_copy_only=False) for chunk in mask.chunks]) if mask.num_chunks \
-        else np.zeros(0, dtype=bool)
+    values = numpy_of(mask)
     bad = ~values
     return int(np.argmax(bad)) if bad.any() else None
 
@@ -556,7 +555,7 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
     text = column.cast(pa.string())
     if _only_digits_and_minus(text):  # the usual case: no regex over every value
         try:
-            values = pc.cast(text, pa.int64()).to_numpy()
+            values = numpy_of(pc.cast(text, pa.int64()))
             return (values, None) if clip else values
         except pa.ArrowInvalid:
             pass
@@ -566,11 +565,11 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
     if pc.any(pc.starts_with(text, "+")).as_py():
         text = pc.replace_substring_regex(text, r"^\+", "")
     try:
-        values = pc.cast(text, pa.int64()).to_numpy()
+        values = numpy_of(pc.cast(text, pa.int64()))
         return (values, None) if clip else values
     except pa.ArrowInvalid:  # beyond 64 bits
         pass
-    lengths = pc.binary_length(text).to_numpy()
+    lengths = numpy_of(pc.binary_length(text))
     long = np.flatnonzero(lengths >= 19)
     big = {int(row): int(_text_of(text, row)) for row in long}
     beyond = [row for row, value in big.items() if not INT64_MIN <= value <= INT64_MAX]
@@ -578,8 +577,8 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
         raise _BadValue(int(long[0]) if len(long) else 0, f"{name} cannot be read as an integer")
     if not clip:
         raise _BadValue(beyond[0], f"{name} {big[beyond[0]]} is out of range (it must fit in 64 bits)")
-    fitted = pc.if_else(pa.array(np.isin(np.arange(len(text)), beyond)), "0", text.combine_chunks())
-    values = pc.cast(fitted, pa.int64()).to_numpy(zero_copy_only=False).copy()
+    mask = pc.not_equal(arrow_of(np.isin(np.arange(len(text)), beyond).astype(np.int32)), 0)
+    values = numpy_of(pc.cast(pc.if_else(mask, "0", text.combine_chunks()), pa.int64())).copy()
     for row in beyond:
         values[row] = INT64_MAX if big[row] > 0 else INT64_MIN
     return values, beyond[0]
@@ -588,7 +587,7 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
 def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
     """ASCII reals (sign, digits, point, exponent, inf) as float64; NaN refused."""
     if pa.types.is_floating(column.type):
-        values = column.to_numpy()
+        values = numpy_of(column)
         bad = np.isnan(values)
         if bad.any():
             raise _BadValue(int(np.argmax(bad)), f"{name} is not a number")
@@ -596,7 +595,7 @@ def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
     row = _first_false(pc.match_substring_regex(column, REAL_PATTERN))
     if row is not None:
         raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not a number")
-    return pc.cast(column.cast(pa.string()), pa.float64()).to_numpy()
+    return numpy_of(pc.cast(column.cast(pa.string()), pa.float64()))
 
 
 # -- small files, field by field -----------------------------------------------------

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..arrays import all_distinct, dense_rank, first_tie
+from ..arrays import all_distinct, arrow_of, dense_rank, first_tie, numpy_of
 from ..errors import InputError, WarningSink, describe_ids, warn_to_stderr
 from ..ids import natural_key, sort_labels
 from ..io.iprob import IntentProbabilities
@@ -121,7 +121,7 @@ class Qrels:
         """(int32) each docno's position among the judged docnos, -1 for one never judged:
         one Arrow lookup, in a hash table of the judged docnos only."""
         found = pc.index_in(docnos, value_set=self.docnos)
-        return found.fill_null(-1).to_numpy().astype(np.int32, copy=False)
+        return numpy_of(found, null=-1).astype(np.int32, copy=False)
 
     @cached_property
     def _row_of_docno(self) -> np.ndarray:
@@ -199,10 +199,10 @@ class Qrels:
 def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array]:
     """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary."""
     docnos = labels if isinstance(labels, pa.Array) else binary_array(labels)
-    order = pc.sort_indices(docnos).to_numpy()
+    order = numpy_of(pc.sort_indices(docnos))
     remap = np.empty(len(docnos), dtype=np.int64)
     remap[order] = np.arange(len(docnos))
-    return remap[codes], docnos.take(pa.array(order))
+    return remap[codes], docnos.take(arrow_of(order))
 
 
 def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
