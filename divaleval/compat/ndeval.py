@@ -561,8 +561,7 @@ def read_run(path: str, traditional: bool, warn: WarningSink) -> NdevalRun:
     source = read_input(path)
     runid = None
     topics, ranks, scores, docnos = [], [], [], []
-    unreadable = []  # (line, text) of the first score sscanf cannot read, and how many
-    n_unreadable = 0
+    first_unreadable, n_unreadable = None, 0  # (line, text) of the first score sscanf cannot read, and how many
     for lines in split_lines(source, 6, "run", RUN_LAYOUT):
         topic = run_topics(lines)
         rank = natural_numbers(lines.data, *lines.field(3))
@@ -576,19 +575,19 @@ def read_run(path: str, traditional: bool, warn: WarningSink) -> NdevalRun:
             score, readable = scan_scores(binary_field(lines.data, *lines.field(4)))
             scores.append(score)
             if not readable.all():
-                if not unreadable:
+                if first_unreadable is None:
                     row = int(np.argmax(~readable))
-                    unreadable = [lines.first_line + row, lines.text(row, 4)]
+                    first_unreadable = (lines.first_line + row, lines.text(row, 4))
                 n_unreadable += int((~readable).sum())
         del lines
     if runid is None:
         raise InputError(source.name, None, "run file is empty")
     release_unused_memory()  # the blocks' temporaries
-    if n_unreadable:
-        line, text = unreadable
+    if first_unreadable is not None:
+        line, text = first_unreadable
         more = f" (and {n_unreadable - 1} more line{'s' if n_unreadable > 2 else ''})" if n_unreadable > 1 else ""
         warn(f"{source.name}:{line}: score {_shown(text)} is not a number sscanf can read{more}: "
-                        f"ndeval -traditional would order it by uninitialised memory; read as 0")
+             f"ndeval -traditional would order it by uninitialised memory; read as 0")
     columns = []
     for blocks in (topics, ranks, scores):  # one column at a time, its blocks freed as it is joined
         columns.append(np.concatenate(blocks) if blocks else None)
