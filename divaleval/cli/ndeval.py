@@ -1,7 +1,6 @@
 """``divaleval ndeval [options] qrels run``: ndeval 4.5's command line, byte for byte (see compat/ndeval.py)."""
 from __future__ import annotations
 
-import signal
 import sys
 
 import click
@@ -31,8 +30,6 @@ def ndeval_command(args) -> None:
     """divaleval ndeval [options] qrels run: ndeval 4.5's command line, byte for byte."""
     from ..compat import ndeval
 
-    if hasattr(signal, "SIGPIPE"):  # `| head` ends it as it ends ndeval: silently, by SIGPIPE (status 141)
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     status = ndeval.main(list(args))
     sys.stdout.flush()
     sys.exit(status)
