@@ -30,6 +30,7 @@ BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark: skipped at the start of a file
 STDIN_NAME = "-"
 STDIN_ONCE = "standard input ('-') can be read only once"
 HEAD = 1 << 16  # bytes enough to see a file's first line
+PEEK = 1 << 12  # bytes read to check a run's first lines before anything is printed
 COPY_CHUNK = 1 << 20
 
 
@@ -144,14 +145,14 @@ def peek_input(path: str) -> InputFile | None:
         if not stat.S_ISREG(os.stat(path).st_mode):  # never opened: opening a pipe would take its data
             return None
         with open(path, "rb") as handle:
-            head = handle.read(HEAD)
+            head = handle.read(PEEK)
             if head[:2] == GZIP_MAGIC:
                 handle.seek(0)
                 with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
-                    head = unzipped.read(HEAD)
+                    head = unzipped.read(PEEK)
     except (OSError, EOFError, zlib.error):
         return None
-    if len(head) == HEAD:  # only whole lines: the last one may be cut
+    if len(head) == PEEK:  # only whole lines: the last one may be cut
         head = head[: head.rfind(b"\n") + 1]
     return InputFile(display_name(path), data=head)
 

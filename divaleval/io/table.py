@@ -239,9 +239,8 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     if not first or _IS_SPACE[head[0]] or (b" " in first) == (b"\t" in first):
         return None  # empty, indented, or no single separator on the first line
     sep = b" " if b" " in first else b"\t"
-    # Any other whitespace anywhere (a carriage return would even end a line for Arrow): careful path.
-    if any(source.contains(bytes([c])) for c in WHITESPACE if bytes([c]) != sep):
-        return None
+    if source.contains(b"\r"):
+        return None  # Arrow would end a line there; for every reader here it is whitespace
     width = len(kinds)
     if extra_fields != "error":  # fields past the last are ignored
         width = first.count(sep) + 1  # (every line must have as many as the first)
@@ -249,7 +248,8 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
             return None
     names = [f"f{j}" for j in range(width)]
     # A large input's numbers go straight into arrays of their final size (no second copy at the end).
-    rows_expected = source.count_lines() if source.size > BIG_INPUT else None
+    numbers = any(kind in (INT, RANK, FLOAT) for kind in kinds)
+    rows_expected = source.count_lines() if numbers and source.size > BIG_INPUT else None
     parts = [_Numbers(kind, rows_expected) if kind in (INT, RANK, FLOAT) else [] for kind in kinds]
     rows = 0
     try:
@@ -293,14 +293,16 @@ def _arrow_batches(source: InputFile, sep: str, names: list[str], kinds: list[st
 
 
 def _fast_part(column: pa.Array, kind: str):
-    """One batch's column, checked (no empty field) and converted as far as it can be alone."""
+    """One batch's column, checked (no empty field, no whitespace the single separator left inside a
+    field) and converted as far as it can be alone."""
     if kind in (ID, DOCID, LEVEL):
         values = column.dictionary
     elif kind in (INT, RANK, FLOAT):
-        values = None  # an empty field is not a number
+        values = None  # an empty field, or whitespace in one, is not a number
     else:
         values = column
-    if values is not None and len(values) and pc.min(pc.binary_length(values)).as_py() == 0:
+    if values is not None and len(values) and (pc.min(pc.binary_length(values)).as_py() == 0
+                                               or _holds_space(values)):
         return _REFUSED
     if kind == PRESENT:
         return None
@@ -353,6 +355,15 @@ class _Numbers:
         else:
             values = self.out
         return (values, None) if self.kind == RANK else values
+
+
+def _holds_space(values: pa.Array) -> bool:
+    """Whether the bytes of a binary or string array hold any whitespace (one scan of its data)."""
+    data = values.buffers()[2]
+    if data is None:
+        return False
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=len(values) + 1, offset=values.offset * 4)
+    return bool(_IS_SPACE_NL[np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]].any())
 
 
 class RowLines:
