@@ -31,9 +31,10 @@ from .model.settings import Settings
 from .ranking import ORDERS, MatchedRun, RankedRun, match_run, rank_matched
 from .results import RawScores, RunScores
 
-# Runs read and matched ahead (in a thread: mostly Arrow, which releases the GIL) while one is
-# ranked and scored. One keeps both cores of a small machine busy, and memory at two runs.
-READ_AHEAD = 1
+# Runs read and matched ahead, each in a thread of its own (mostly Arrow, which releases the GIL),
+# while one is ranked and scored: reading and matching take about twice the scoring's time, so two
+# readers keep both cores of a small machine busy; memory stays at three runs.
+READ_AHEAD = 2
 RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 
@@ -155,10 +156,11 @@ class Evaluator:
     def score_all(self, runs: RunLike | Iterable[RunLike], jobs: int = 1) -> Iterator[RunScores]:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes.
 
-        In one process, the next run is read and matched to the judgments in a
-        thread while the current one is ranked and scored; at most two runs are
-        held at a time. A bad run stops everything with its :class:`InputError`,
-        or, with ``skip_bad``, is named in a warning and left out.
+        In one process, the next runs are read and matched to the judgments in
+        threads while the current one is ranked and scored; at most
+        ``READ_AHEAD + 1`` runs are held at a time. A bad run stops everything
+        with its :class:`InputError`, or, with ``skip_bad``, is named in a
+        warning and left out.
         """
         inputs = run_inputs(runs, self._skip if self.skip_bad else None)
         if jobs > 1:
