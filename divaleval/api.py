@@ -122,9 +122,10 @@ def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Mea
     return resolved
 
 
-def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None) -> Settings:
+def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None,
+                  rel_min: int = 1) -> Settings:
     """Settings from option values (a compatibility mode by its name); a bad value is a :class:`UsageError`."""
-    return Settings.parse(gain, topicwise, mode_conventions(compat))
+    return Settings.parse(gain, topicwise, mode_conventions(compat), rel_min)
 
 
 def make_evaluator(
@@ -141,17 +142,19 @@ def make_evaluator(
     compat: str | None = None,
     iprob: str | IntentProbabilities | None = None,
     warn: WarningSink | None = None,
+    judged_only: bool = False,
+    rel_min: int = 1,
 ) -> Evaluator:
     """An :class:`Evaluator` from the options of :func:`evaluate` (usage errors first, then the qrels)."""
     warn = warn or warn_to_stderr
-    settings = make_settings(gain, topicwise, compat)
+    settings = make_settings(gain, topicwise, compat, rel_min)
     chosen = resolve_measures(measures)
     if not isinstance(qrels, Qrels):
         qrels = load_qrels(qrels, iprob, warn)
     elif iprob is not None:
         qrels = _with_iprob(qrels, iprob, warn)
     return Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                     skip_bad=skip_bad, settings=settings, warn=warn)
+                     skip_bad=skip_bad, settings=settings, warn=warn, judged_only=judged_only)
 
 
 def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
@@ -207,8 +210,12 @@ def evaluate(
         (floor(log2(S+1)), S the sum of the levels; Sakai & Zeng) or ``"max"``.
     compat: the name of a compatibility mode (:data:`divaleval.compat.MODES`),
         which reproduces a reference tool's order, depth and rounding.
-    iprob: intent probabilities (the intent weights of D- and IA-measures); a
+    iprob: intent probabilities (the intent weights of D- and IA-measures; a
+        4th column ``inf``/``nav`` types the intents for DIN- and P+Q); a
         loaded :class:`Qrels` given here is not changed.
+    judged_only: condensed lists (trec_eval's -J): documents the qrels do not
+        judge are removed (after ``depth``) before any measure is computed.
+    rel_min: binary measures count levels >= rel_min as relevant (trec_eval's -l).
     warn: where warnings go (default: standard error).
     on_run: called with each run's :class:`RunScores` as soon as it is scored.
     jobs: score runs in this many worker processes (0: one per core); the

@@ -33,6 +33,8 @@ Examples:
   zcat run.gz | divaleval qrels.txt -
   divaleval --aspect rel=qrels --aspect trust=qtrust,bins=25:50:75 -m 'TOMA(m=nDCG)@10' runs/
   divaleval --prefs prefs.txt -m 'nPrf(p=rr,f=min)@20' runs/      # preference judgments, no QRELS
+  divaleval -J -m bpref -m map --rel-min 2 qrels.adhoc runs/      # condensed lists, relevant = level >= 2
+  divaleval --iprob topics.DINprob -m DIN#-nDCG@10 -m 'P+Q#@10' qrels.Dqrels runs/   # intent types
 
 \b
 RUN may be a file, a directory (every file in it, sorted by name), '-' for
@@ -94,7 +96,8 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Measure to compute (repeatable; default: the ndeval set). See --list-measures.")
 @click.option("--list-measures", is_flag=True, is_eager=True, expose_value=False, callback=_list_measures,
               help="List every measure with its parameters and definition, and exit.")
-@click.option("--iprob", metavar="FILE", help="Intent probabilities: topic intent probability [inf|nav].")
+@click.option("--iprob", metavar="FILE", help="Intent probabilities: topic intent probability [inf|nav] "
+                                               "(the type is read by the DIN- and P+Q measures).")
 @click.option("--aspect", "aspects", multiple=True, metavar="NAME=FILE[,..]",
               help="Multi-aspect qrels, one file per aspect (repeat; then QRELS is left out): "
                    "NAME=FILE[,labels=0:1:2][,embed=0:1.5:3][,gains=0:5:10][,bins=25:50:75]. "
@@ -118,6 +121,12 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N",
               help="Evaluate only the first N documents of each topic.")
 @click.option("--dedupe", is_flag=True, help="Keep the first-ranked copy of a repeated docno instead of failing.")
+@click.option("-J", "--judged-only", is_flag=True,
+              help="Condensed lists (trec_eval's -J, NTCIREVAL's -j): remove the documents the qrels do not "
+                   "judge (after -M) before scoring, for every measure.")
+@click.option("--rel-min", type=click.IntRange(min=1, max=32767), default=1, show_default=True, metavar="L",
+              help="Binary measures (AP, Prec, RR, bpref, I-rec, the ndeval set, ...) count levels >= L as "
+                   "relevant (trec_eval's -l, ir_measures' rel=); graded measures keep every level's gain.")
 @click.option("--skip-bad", is_flag=True,
               help="A run that cannot be read (or shares no topic with the qrels) is named in a warning and "
                    "left out; the others are scored (default: it stops everything, exit status 2).")
@@ -129,7 +138,7 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
 def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe,
-                     skip_bad, fmt, means_only, jobs, quiet):
+                     judged_only, rel_min, skip_bad, fmt, means_only, jobs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
@@ -149,7 +158,7 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         qrels, runs = inputs[0], list(inputs[1:])
     try:
         chosen = resolve_measures(list(measures) or None)
-        make_settings(gain, topicwise, compat)
+        make_settings(gain, topicwise, compat, rel_min)
         aspect_specs = parse_aspect_specs(list(aspects))
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
@@ -162,9 +171,11 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         loaded = load_aspects(aspect_specs) if aspects else load_preferences(prefs, compat) if prefs else \
             load_qrels(qrels, iprob, warn)
         progress.note("scoring runs")
-        for position, scores in enumerate(score_runs(
-                loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                skip_bad=skip_bad, gain=gain, topicwise=topicwise, compat=compat, warn=warn, jobs=jobs)):
+        options = dict(order=order, depth=depth, complete=complete, dedupe=dedupe, skip_bad=skip_bad, gain=gain,
+                       topicwise=topicwise, compat=compat, warn=warn, jobs=jobs, judged_only=judged_only,
+                       rel_min=rel_min)
+        scored = score_runs(loaded, list(runs), chosen, **options)
+        for position, scores in enumerate(scored):
             if position == 0:
                 writer.start()
             progress.clear()

@@ -24,6 +24,7 @@ GAMMA = Param("gamma", float, 0.5, "weight of I-rec in D#", in_unit_interval)
 
 intent_recall = measure(
     name="I-rec",
+    binary=True,
     summary="share of the intents (with a relevant document) covered by the top k",
     cutoff=REQUIRED,
     citation=SAKAI_SONG,
