@@ -6,6 +6,7 @@
 """
 from __future__ import annotations
 
+import math
 import os
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
 
@@ -15,7 +16,7 @@ from . import axioms, meta
 from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warn_to_stderr
 from .evaluator import Evaluator, RunLike, run_inputs
-from .io import IntentProbabilities, read_iprob, read_qrels, read_run
+from .io import IntentProbabilities, RunTable, read_iprob, read_qrels, read_run
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.gold import GoldPreferences, read_gold
 from .io.preferences import REPEAT_BLANK, SKIP_BLANK, PreferenceTable, read_preferences, read_profiles
@@ -168,6 +169,42 @@ def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
     check_stdin_once(qrels, runs, options.get("iprob"))
     evaluator = make_evaluator(qrels, measures, **options)
     yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs)
+
+
+def risk_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+              measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, jobs: int = 1,
+              **options) -> Iterator[RunScores]:
+    """Score runs against a baseline run, one at a time (risk-sensitive evaluation, any measure).
+
+    Each run's :class:`RunScores` holds, per topic, the risk-adjusted difference
+    z = x - b (or (1 + risk_alpha)(x - b) where the run loses); its mean is URisk,
+    and its ``summary_rows`` are TRisk and TRisk's two-sided p-value (Dinçer,
+    Macdonald & Ounis 2014; see :mod:`divaleval.stats.risk`). The baseline is
+    scored first with the same options (a topic it lacks scores 0); the other
+    options are those of :func:`evaluate`.
+    """
+    try:
+        alpha = float(risk_alpha)
+    except (TypeError, ValueError):
+        alpha = math.nan
+    if not (math.isfinite(alpha) and alpha >= 0):
+        raise UsageError(f"the risk alpha must be a number >= 0, not {risk_alpha!r}")
+    listed = [runs] if isinstance(runs, (str, RunTable)) else list(runs)
+    check_stdin_once(qrels, [*listed, baseline], options.get("iprob"))
+    evaluator = make_evaluator(qrels, measures, **options)
+    base = evaluator.score(baseline)
+    for scores in evaluator.score_all(listed, (os.cpu_count() or 1) if jobs == 0 else jobs):
+        yield meta.risk_scores(scores, base, alpha, evaluator.warn)
+
+
+def risk(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+         measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, **options
+         ) -> pd.DataFrame:
+    """URisk, TRisk and its p-value of every run against ``baseline``, one row per (run, measure)
+    (columns ``run, runid, baseline, measure, topics, alpha, URisk, TRisk, p``); see :func:`risk_runs`."""
+    results = list(risk_runs(qrels, runs, baseline, measures, risk_alpha=risk_alpha, **options))
+    return meta.risk_frame(results, display_name(baseline) if isinstance(baseline, str) else baseline.name,
+                           risk_alpha)
 
 
 def check_stdin_once(qrels, runs, iprob=None) -> None:
