@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 
-from . import axioms, compare, evaluate, meta, ndeval, simulate_preferences  # noqa: F401  (each registers its command)
+from . import axioms, compare, evaluate, meta, ndeval, simulate_preferences, validate  # noqa: F401  (each registers its command)
 from .evaluate import evaluate_command
 from .group import main_group
 
