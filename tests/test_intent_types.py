@@ -332,3 +332,22 @@ def test_a_repeated_document_serves_a_navigational_intent_once():
     assert abs(frame["DIN-nDCG@3"].item() - r4(dcg / (best[0] + best[1] / math.log2(3)))) <= TOLERANCE
     assert abs(frame["D-nDCG@3"].item() - r4((1.0 + 1.0 / math.log2(3) + 0.6 / 2) / (1.0 + 0.6 / math.log2(3)))) \
         <= TOLERANCE
+
+
+def test_the_intent2_set_on_the_command_line():
+    from click.testing import CliRunner
+
+    from divaleval.cli import main_group
+
+    folder = divtest()
+    result = CliRunner().invoke(main_group, ["-q", "-m", "intent2", "--compat", "ntcireval", "--iprob",
+                                             str(folder / "Dtest.DINprob"), str(folder / "Dtest.Dqrels"),
+                                             str(folder / "TRECRUN")])
+    assert result.exit_code == 0, result.output
+    header, first = result.output.splitlines()[:2]
+    assert header == "runid,topic,I-rec@10,D-nDCG@10,D#-nDCG@10,DIN-nDCG@10,DIN#-nDCG@10,P+Q@10,P+Q#@10"
+    hand = hand_values("0001")
+    # D-nDCG@10 and D#-nDCG@10 of topic 0001: NTCIREVAL's 0.2085 and 0.4376 (oracle divtest).
+    assert first == ",".join(["TRECRUN", "0001", *(f"{v:.6f}" for v in (
+        hand["I-rec@10"], 0.2085, 0.4376, hand["DIN-nDCG@10"], hand["DIN#-nDCG@10"], hand["P+Q@10"],
+        hand["P+Q#@10"]))])

@@ -83,6 +83,9 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
                "gains --gain (default 2^L-1), weights --iprob (default uniform). Natively they use score "
                "order, the whole run and full precision; --compat reproduces a tool's order, depth and "
                "rounding (see README).")
+    click.echo("DIN-, DIN#- and P+Q measures read intent types, the 4th column of --iprob (inf or nav; "
+               "without it every intent is informational and they equal D-, D#- and IA-Q). Binary measures "
+               "count levels >= --rel-min as relevant; -J condenses every ranking to its judged documents.")
     ctx.exit(0)
 
 
