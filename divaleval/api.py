@@ -191,10 +191,12 @@ def risk_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: R
         raise UsageError(f"the risk alpha must be a number >= 0, not {risk_alpha!r}")
     listed = [runs] if isinstance(runs, (str, RunTable)) else list(runs)
     check_stdin_once(qrels, [*listed, baseline], options.get("iprob"))
+    from .meta.risk import risk_scores  # (imported here: evaluating without a baseline never loads meta/)
+
     evaluator = make_evaluator(qrels, measures, **options)
     base = evaluator.score(baseline)
     for scores in evaluator.score_all(listed, (os.cpu_count() or 1) if jobs == 0 else jobs):
-        yield meta.risk_scores(scores, base, alpha, evaluator.warn)
+        yield risk_scores(scores, base, alpha, evaluator.warn)
 
 
 def risk(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
@@ -202,9 +204,11 @@ def risk(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLik
          ) -> pd.DataFrame:
     """URisk, TRisk and its p-value of every run against ``baseline``, one row per (run, measure)
     (columns ``run, runid, baseline, measure, topics, alpha, URisk, TRisk, p``); see :func:`risk_runs`."""
+    from .meta.risk import risk_frame
+
     results = list(risk_runs(qrels, runs, baseline, measures, risk_alpha=risk_alpha, **options))
-    return meta.risk_frame(results, display_name(baseline) if isinstance(baseline, str) else baseline.name,
-                           risk_alpha)
+    return risk_frame(results, display_name(baseline) if isinstance(baseline, str) else baseline.name,
+                      float(risk_alpha))
 
 
 def check_stdin_once(qrels, runs, iprob=None) -> None:

@@ -143,3 +143,16 @@ def test_trec2012_baselines():
     assert plain.returncode == 0, plain.stdout
     filtered = check_run(str(runs / "ql" / "results-cata-filtered.txt"))
     assert filtered.problems and {p.kind for p in filtered.problems} == {"rank"}
+
+
+def test_one_cause_on_many_lines_is_one_problem(tmp_path):
+    # NTCIR-style runs write 0 for Q0; gapped ranks (a filtered run): each reported once per cause, with the count.
+    path = tmp_path / "run.txt"
+    path.write_text("1 0 a 1 3 t\n1 0 b 3 2 t\n1 0 c 5 1 t\n2 0 a 1 1 t\n")
+    check = check_run(str(path))
+    assert [str(p) for p in check.problems] == [
+        f"{path}:1: second field is '0', not Q0 (and 3 more lines alike)",
+        f"{path}:2: rank 3 of topic 1 where 2 was expected (ranks run 1, 2, ... without gaps) (and 1 more line alike)"]
+    fixed = tmp_path / "fixed.txt"
+    assert invoke("--fix", fixed, path).exit_code == 1
+    assert fixed.read_text() == "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 a 1 1 t\n"

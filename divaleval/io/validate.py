@@ -6,8 +6,9 @@ runtag; within a topic a docno appears once, ranks run 1, 2, ... without gap or
 repeat, and scores never rise as ranks fall (rank order and score order agree,
 ties allowed); optionally, topics come from a topic list, a topic holds at most
 N documents, docnos match a pattern. A problem caused on many lines (a second
-runtag, a foreign topic, ranks out of score order in a topic) is reported once,
-at its first line, with the number of lines it concerns.
+runtag, a foreign topic, a second field that is always the same wrong one,
+docnos off the pattern, ranks with gaps or out of score order in a topic) is
+reported once, at its first line, with the number of lines it concerns.
 
 :func:`fix_run` writes what the file should have been: every line placed as
 trec_eval ranks it (score descending, ties by docno descending), ranked 1..n,
@@ -47,6 +48,27 @@ class Problem:
     def __str__(self) -> str:
         return f"{self.source}:{self.line}: {self.reason}" if self.line is not None else \
             f"{self.source}: {self.reason}"
+
+
+class _Alike:
+    """Problems of one cause on many lines (a file written with 0 for Q0, gapped ranks in a topic):
+    kept once, at the first line, with the number of lines it concerns."""
+
+    def __init__(self) -> None:
+        self.first: dict[tuple, Problem] = {}
+        self.count: dict[tuple, int] = {}
+
+    def note(self, key: tuple, problem: Problem) -> None:
+        self.first.setdefault(key, problem)
+        self.count[key] = self.count.get(key, 0) + 1
+
+    def problems(self) -> list[Problem]:
+        out = []
+        for key, problem in self.first.items():
+            more = self.count[key] - 1
+            out.append(problem if not more else Problem(problem.source, problem.line, problem.kind, problem.reason
+                                                        + f" (and {more} more line{'s' * (more != 1)} alike)"))
+        return out
 
 
 @dataclass
@@ -109,6 +131,7 @@ def check_run(source: str | InputFile, *, topics: list[str] | None = None, max_d
     allowed = None if topics is None else set(topics)
     check = RunCheck(source.name)
     add = check.problems.append
+    alike = _Alike()
     name = source.name
     runtag_lines: dict[str, list[int]] = {}
     foreign: dict[str, list[int]] = {}
@@ -119,13 +142,13 @@ def check_run(source: str | InputFile, *, topics: list[str] | None = None, max_d
             continue
         check.lines += 1
         if len(fields) != RUN_FIELDS:
-            add(Problem(name, number, "fields", f"expected {RUN_FIELDS} fields (topic Q0 docno rank score "
-                                                f"runtag), found {len(fields)}"))
+            alike.note(("fields", len(fields)), Problem(name, number, "fields", f"expected {RUN_FIELDS} fields "
+                                                        f"(topic Q0 docno rank score runtag), found {len(fields)}"))
             if len(fields) < RUN_FIELDS:
                 continue
         topic, q0, docno, rank_text, score_text, runtag = fields[:RUN_FIELDS]
         if q0 != "Q0":
-            add(Problem(name, number, "Q0", f"second field is {q0!r}, not Q0"))
+            alike.note(("Q0", q0), Problem(name, number, "Q0", f"second field is {q0!r}, not Q0"))
         rank = int(rank_text) if _INTEGER.match(rank_text) else None
         if rank is None:
             add(Problem(name, number, "number", f"rank {rank_text!r} is not an integer"))
@@ -138,7 +161,8 @@ def check_run(source: str | InputFile, *, topics: list[str] | None = None, max_d
         if allowed is not None and topic not in allowed:
             foreign.setdefault(topic, []).append(number)
         if pattern is not None and not pattern.fullmatch(docno):
-            add(Problem(name, number, "docno", f"docno {docno!r} does not match the pattern {pattern.pattern!r}"))
+            alike.note(("docno",), Problem(name, number, "docno", f"docno {docno!r} does not match the pattern "
+                                                                  f"{pattern.pattern!r}"))
         check.entries.append(_Entry(number, topic, docno, rank, score, score_text))
     for runtag, lines in runtag_lines.items():
         if runtag != check.runtag:
@@ -151,7 +175,8 @@ def check_run(source: str | InputFile, *, topics: list[str] | None = None, max_d
         by_topic.setdefault(entry.topic, []).append(entry)
     check.topics = sorted(by_topic, key=natural_key)
     for topic in check.topics:
-        _check_topic(name, topic, by_topic[topic], max_docs, add)
+        _check_topic(name, topic, by_topic[topic], max_docs, add, alike)
+    check.problems.extend(alike.problems())
     if not check.lines:
         add(Problem(name, None, "empty", "holds no results"))
     elif allowed is not None:
@@ -164,7 +189,7 @@ def check_run(source: str | InputFile, *, topics: list[str] | None = None, max_d
     return check
 
 
-def _check_topic(name: str, topic: str, entries: list[_Entry], max_docs: int | None, add) -> None:
+def _check_topic(name: str, topic: str, entries: list[_Entry], max_docs: int | None, add, alike: _Alike) -> None:
     """Repeated docnos, ranks 1..n, rank order against score order, and the depth, within one topic."""
     first_of: dict[str, int] = {}
     for entry in entries:
@@ -178,13 +203,13 @@ def _check_topic(name: str, topic: str, entries: list[_Entry], max_docs: int | N
     line_of_rank: dict[int, int] = {}
     for entry in ranked:
         if entry.rank in line_of_rank:
-            add(Problem(name, entry.line, "rank", f"rank {entry.rank} of topic {topic} repeats line "
-                                                  f"{line_of_rank[entry.rank]}"))
+            alike.note(("rank repeated", topic), Problem(name, entry.line, "rank", f"rank {entry.rank} of topic "
+                                                         f"{topic} repeats line {line_of_rank[entry.rank]}"))
             continue
         line_of_rank[entry.rank] = entry.line
         if entry.rank != expected:
-            add(Problem(name, entry.line, "rank", f"rank {entry.rank} of topic {topic} where {expected} was "
-                                                  f"expected (ranks run 1, 2, ... without gaps)"))
+            alike.note(("rank gap", topic), Problem(name, entry.line, "rank", f"rank {entry.rank} of topic {topic} "
+                                                    f"where {expected} was expected (ranks run 1, 2, ... without gaps)"))
         expected = entry.rank + 1
     rising = [(above, below) for above, below in zip(ranked, ranked[1:])
               if math.isfinite(above.score) and math.isfinite(below.score) and below.score > above.score]
@@ -193,8 +218,8 @@ def _check_topic(name: str, topic: str, entries: list[_Entry], max_docs: int | N
         add(Problem(name, below.line, "order", f"topic {topic}: score {below.score_text} at rank {below.rank} is "
                                                f"above score {above.score_text} at rank {above.rank} (line "
                                                f"{above.line}): ranks and scores order the documents differently"
-                                               + (f" ({len(rising)} such places in this topic)" if len(rising) > 1
-                                                  else "")))
+                                               + (f" (and {len(rising) - 1} more place{'s' * (len(rising) != 2)} "
+                                                  "in this topic)" if len(rising) > 1 else "")))
     if max_docs is not None and len(entries) > max_docs:
         add(Problem(name, entries[max_docs].line, "depth", f"topic {topic} has {len(entries)} documents, more "
                                                            f"than {max_docs}"))

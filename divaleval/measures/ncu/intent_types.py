@@ -27,8 +27,8 @@ from ...arrays import pad_groups
 from ...context import PAST_END, RunContext
 from ..core import OPTIONAL, REQUIRED, measure, memoised
 from ..core.kernels import weighted_intent_sum
-from .diversity import GAMMA, intent_recall
-from .family import BETA, BY_NAME, D, D_SHARP, Member, member_value, members
+from .diversity import GAMMA, intent_recall, register_global_forms
+from .family import BETA, BY_NAME, member_value
 from .lists import GainList, global_gain_list, intent_gain_list
 
 SAKAI_2012 = ("Sakai. Evaluation with informational and navigational intents. WWW 2012; "
@@ -62,35 +62,9 @@ def din_gain_list(ctx: RunContext) -> GainList:
     return GainList.of(gains, position, d_list.ideal)
 
 
-def _register_din(member: Member) -> None:
-    def kernel(ctx: RunContext, *, cutoff: int | None, **params) -> np.ndarray:
-        return member_value(din_gain_list(ctx), member, cutoff, params)
-
-    kernel.__doc__ = (f"DIN-{member.name}@k = {member.name}@k on GG'(d) = sum_inf P(i) gain(L_i(d)) + "
-                      "sum_nav-not-yet-served P(j) gain(L_j(d)), over the D-measures' ideal list")
-    measure(name=f"DIN-{member.name}", summary=f"{member.summary}, on global gains where a navigational "
-            "intent's redundant documents earn nothing", params=member.params, cutoff=member.cutoff,
-            citation=SAKAI_2012)(kernel)
-
-
-def _register_din_sharp(member: Member) -> None:
-    name = member.sharp_name or member.name
-
-    def kernel(ctx: RunContext, *, cutoff: int, gamma: float, **params) -> np.ndarray:
-        conventions = ctx.settings.conventions
-        irec = conventions.round_components(intent_recall(ctx, cutoff=cutoff))
-        din = conventions.round_components(member_value(din_gain_list(ctx), member, cutoff, params))
-        return gamma * irec + (1.0 - gamma) * din
-
-    kernel.__doc__ = f"DIN#-{name}@k = gamma I-rec@k + (1 - gamma) DIN-{member.name}@k"
-    measure(name=f"DIN#-{name}", summary=f"gamma I-rec@k + (1-gamma) DIN-{member.name}@k",
-            params=(GAMMA, *member.params), cutoff=REQUIRED, citation=SAKAI_2012)(kernel)
-
-
-for _member in members(D):
-    _register_din(_member)
-for _member in members(D_SHARP):
-    _register_din_sharp(_member)
+register_global_forms("DIN", din_gain_list, "GG'(d) = sum over informational i of P(i) gain(L_i(d)) + sum over "
+                      "navigational j not served above of P(j) gain(L_j(d)), over the D-measures' ideal list",
+                      "on global gains where a navigational intent's redundant documents earn nothing", SAKAI_2012)
 
 
 def _p_plus_q(ctx: RunContext, cutoff: int | None, beta: float) -> np.ndarray:
