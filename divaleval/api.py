@@ -14,7 +14,7 @@ import numpy as np
 
 from . import axioms, meta
 from .compat import conventions as mode_conventions
-from .errors import InputError, UsageError, WarningSink, warn_to_stderr
+from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
 from .evaluator import Evaluator, RunLike, run_inputs
 from .io import IntentProbabilities, RunTable, read_iprob, read_qrels, read_run
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
@@ -154,8 +154,18 @@ def make_evaluator(
         qrels = load_qrels(qrels, iprob, warn)
     elif iprob is not None:
         qrels = _with_iprob(qrels, iprob, warn)
+    if settings.rel_min > 1 and any(m.definition.binary for m in chosen):
+        _note_below_threshold(qrels, settings.rel_min, warn)
     return Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
                      skip_bad=skip_bad, settings=settings, warn=warn, judged_only=judged_only)
+
+
+def _note_below_threshold(qrels: Qrels, rel_min: int, warn: WarningSink) -> None:
+    """Name the topics whose relevant documents are all below the threshold: binary measures score them 0."""
+    lost = (qrels.n_intents > 0) & (qrels.at_relevance_level(rel_min).n_intents == 0)
+    if lost.any():
+        warn(f"no document reaches level {rel_min} (--rel-min) in topics "
+             f"{describe_ids([qrels.topic_ids[t] for t in np.flatnonzero(lost)])}: the binary measures score them 0")
 
 
 def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],

@@ -168,3 +168,14 @@ def test_command_line_options():
     assert bad.exit_code == 2 and "rel-min" in bad.output
     with pytest.raises(UsageError):
         divaleval.make_settings(rel_min=0)
+
+
+def test_topics_without_a_document_at_the_threshold_are_named():
+    messages = []
+    qrels = divaleval.Qrels.from_arrays(["1", "2"], None, ["a", "b"], [1, 3])
+    run = divaleval.RunTable.from_arrays(["1", "2"], ["a", "b"])
+    frame = divaleval.evaluate(qrels, run, measures=["AP", "nDCG"], rel_min=2, warn=messages.append)
+    assert list(frame.AP) == [0.0, 1.0] and list(frame.nDCG) == [1.0, 1.0]
+    assert messages == ["no document reaches level 2 (--rel-min) in topics 1: the binary measures score them 0"]
+    divaleval.evaluate(qrels, run, measures=["nDCG"], rel_min=2, warn=messages.append)  # no binary measure: silent
+    assert len(messages) == 1
