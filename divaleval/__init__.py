@@ -17,7 +17,7 @@ from .aggregate import mean_rows, topic_mean
 from .api import (
     asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects,
     load_preferences, load_qrels, make_evaluator, make_settings, metric_unanimity, rank_correlation,
-    read_score_cube, resolve_measures, score_cube, score_runs, simulate_preferences,
+    read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs, simulate_preferences,
 )
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
@@ -56,6 +56,8 @@ __all__ = [
     "asl_curves",
     "metric_unanimity",
     "gold_agreement",
+    "risk",
+    "risk_runs",
     "DivalevalError",
     "InputError",
     "UsageError",

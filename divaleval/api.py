@@ -6,15 +6,16 @@
 """
 from __future__ import annotations
 
+import math
 import os
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
 
 import numpy as np
 
 from .compat import conventions as mode_conventions
-from .errors import InputError, UsageError, WarningSink, warn_to_stderr
+from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
 from .evaluator import Evaluator, RunLike, run_inputs
-from .io import IntentProbabilities, read_iprob, read_qrels, read_run
+from .io import IntentProbabilities, RunTable, read_iprob, read_qrels, read_run
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.gold import GoldPreferences, read_gold
 from .io.preferences import REPEAT_BLANK, SKIP_BLANK, PreferenceTable, read_preferences, read_profiles
@@ -123,9 +124,10 @@ def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Mea
     return resolved
 
 
-def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None) -> Settings:
+def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None,
+                  rel_min: int = 1) -> Settings:
     """Settings from option values (a compatibility mode by its name); a bad value is a :class:`UsageError`."""
-    return Settings.parse(gain, topicwise, mode_conventions(compat))
+    return Settings.parse(gain, topicwise, mode_conventions(compat), rel_min)
 
 
 def make_evaluator(
@@ -142,17 +144,29 @@ def make_evaluator(
     compat: str | None = None,
     iprob: str | IntentProbabilities | None = None,
     warn: WarningSink | None = None,
+    judged_only: bool = False,
+    rel_min: int = 1,
 ) -> Evaluator:
     """An :class:`Evaluator` from the options of :func:`evaluate` (usage errors first, then the qrels)."""
     warn = warn or warn_to_stderr
-    settings = make_settings(gain, topicwise, compat)
+    settings = make_settings(gain, topicwise, compat, rel_min)
     chosen = resolve_measures(measures)
     if not isinstance(qrels, Qrels):
         qrels = load_qrels(qrels, iprob, warn)
     elif iprob is not None:
         qrels = _with_iprob(qrels, iprob, warn)
+    if settings.rel_min > 1 and any(m.definition.binary for m in chosen):
+        _note_below_threshold(qrels, settings.rel_min, warn)
     return Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                     skip_bad=skip_bad, settings=settings, warn=warn)
+                     skip_bad=skip_bad, settings=settings, warn=warn, judged_only=judged_only)
+
+
+def _note_below_threshold(qrels: Qrels, rel_min: int, warn: WarningSink) -> None:
+    """Name the topics whose relevant documents are all below the threshold: binary measures score them 0."""
+    lost = (qrels.n_intents > 0) & (qrels.at_relevance_level(rel_min).n_intents == 0)
+    if lost.any():
+        warn(f"no document reaches level {rel_min} (--rel-min) in topics "
+             f"{describe_ids([qrels.topic_ids[t] for t in np.flatnonzero(lost)])}: the binary measures score them 0")
 
 
 def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
@@ -166,6 +180,46 @@ def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
     check_stdin_once(qrels, runs, options.get("iprob"))
     evaluator = make_evaluator(qrels, measures, **options)
     yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs)
+
+
+def risk_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+              measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, jobs: int = 1,
+              **options) -> Iterator[RunScores]:
+    """Score runs against a baseline run, one at a time (risk-sensitive evaluation, any measure).
+
+    Each run's :class:`RunScores` holds, per topic, the risk-adjusted difference
+    z = x - b (or (1 + risk_alpha)(x - b) where the run loses); its mean is URisk,
+    and its ``summary_rows`` are TRisk and TRisk's two-sided p-value (Dinçer,
+    Macdonald & Ounis 2014; see :mod:`divaleval.stats.risk`). The baseline is
+    scored first with the same options (a topic it lacks scores 0); the other
+    options are those of :func:`evaluate`.
+    """
+    try:
+        alpha = float(risk_alpha)
+    except (TypeError, ValueError):
+        alpha = math.nan
+    if not (math.isfinite(alpha) and alpha >= 0):
+        raise UsageError(f"the risk alpha must be a number >= 0, not {risk_alpha!r}")
+    listed = [runs] if isinstance(runs, (str, RunTable)) else list(runs)
+    check_stdin_once(qrels, [*listed, baseline], options.get("iprob"))
+    from .meta.risk import risk_scores  # (imported here: evaluating without a baseline never loads meta/)
+
+    evaluator = make_evaluator(qrels, measures, **options)
+    base = evaluator.score(baseline)
+    for scores in evaluator.score_all(listed, (os.cpu_count() or 1) if jobs == 0 else jobs):
+        yield risk_scores(scores, base, alpha, evaluator.warn)
+
+
+def risk(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+         measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, **options
+         ) -> pd.DataFrame:
+    """URisk, TRisk and its p-value of every run against ``baseline``, one row per (run, measure)
+    (columns ``run, runid, baseline, measure, topics, alpha, URisk, TRisk, p``); see :func:`risk_runs`."""
+    from .meta.risk import risk_frame
+
+    results = list(risk_runs(qrels, runs, baseline, measures, risk_alpha=risk_alpha, **options))
+    return risk_frame(results, display_name(baseline) if isinstance(baseline, str) else baseline.name,
+                      float(risk_alpha))
 
 
 def check_stdin_once(qrels, runs, iprob=None) -> None:
@@ -208,8 +262,12 @@ def evaluate(
         (floor(log2(S+1)), S the sum of the levels; Sakai & Zeng) or ``"max"``.
     compat: the name of a compatibility mode (:data:`divaleval.compat.MODES`),
         which reproduces a reference tool's order, depth and rounding.
-    iprob: intent probabilities (the intent weights of D- and IA-measures); a
+    iprob: intent probabilities (the intent weights of D- and IA-measures; a
+        4th column ``inf``/``nav`` types the intents for DIN- and P+Q); a
         loaded :class:`Qrels` given here is not changed.
+    judged_only: condensed lists (trec_eval's -J): documents the qrels do not
+        judge are removed (after ``depth``) before any measure is computed.
+    rel_min: binary measures count levels >= rel_min as relevant (trec_eval's -l).
     warn: where warnings go (default: standard error).
     on_run: called with each run's :class:`RunScores` as soon as it is scored.
     jobs: score runs in this many worker processes (0: one per core); the

@@ -120,6 +120,7 @@ class Evaluator:
         skip_bad: bool = False,
         settings: Settings | None = None,
         warn: WarningSink = warn_to_stderr,
+        judged_only: bool = False,
     ) -> None:
         self.settings = settings or Settings()
         conventions = self.settings.conventions
@@ -137,6 +138,7 @@ class Evaluator:
         self.depth = depth
         self.complete = complete
         self.skip_bad = skip_bad
+        self.judged_only = judged_only  # condensed lists: unjudged documents removed before scoring
         self.duplicates = "keep" if conventions.duplicates == "keep" else "first" if dedupe else "error"
         self.warn = warn
         self._warned_norel: set[int] = set()
@@ -229,7 +231,7 @@ class Evaluator:
         conventions = self.settings.conventions
         ranked = rank_matched(matched, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates,
                               lines_per_topic=conventions.lines_per_topic,
-                              score_floor=conventions.drop_scores_at_most)
+                              score_floor=conventions.drop_scores_at_most, judged_only=self.judged_only)
         extra_fields = matched.run.extra_fields
         del matched
         messages = []

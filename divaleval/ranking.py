@@ -107,6 +107,7 @@ def rank_matched(
     advice: bool = True,
     lines_per_topic: int | None = None,
     score_floor: float | None = None,
+    judged_only: bool = False,
 ) -> RankedRun:
     """Order, de-duplicate and truncate a matched run.
 
@@ -117,6 +118,9 @@ def rank_matched(
         a drop-in that has no such options turns this off.
     lines_per_topic, score_floor: read only the first lines of each topic (file
         order) and only lines scored above the floor, as some tools do.
+    judged_only: a condensed list (trec_eval's -J): after the depth cut, documents
+        the qrels do not judge for the topic (:attr:`Qrels.row_judged`) are removed
+        and the others ranked 1, 2, ...; a topic left empty stays one of the run's.
     """
     if order not in ORDERS or duplicates not in DUPLICATE_RULES:
         raise ValueError(f"unknown order {order!r} or duplicate rule {duplicates!r}")
@@ -142,14 +146,20 @@ def rank_matched(
     row = np.full(len(topic_sorted), -1, dtype=np.int32)
     found = np.flatnonzero(judged >= 0)
     row[found] = qrels.rows_of(topic_sorted[found], judged[found])
+    topics = topic_sorted[np.r_[True, topic_sorted[1:] != topic_sorted[:-1]]] if len(topic_sorted) \
+        else np.zeros(0, dtype=np.int32)
+    if judged_only:
+        condensed = row >= 0
+        condensed[condensed] = qrels.row_judged[row[condensed]]
+        topic_sorted, row = topic_sorted[condensed], row[condensed]
+        position = group_positions(topic_sorted)
     return RankedRun(
         name=run.name,
         runid=run.runid,
         topic=topic_sorted,
         position=position,
         row=row,
-        topics=topic_sorted[np.r_[True, topic_sorted[1:] != topic_sorted[:-1]]] if len(topic_sorted)
-        else np.zeros(0, dtype=np.int32),
+        topics=topics,
         unknown_topics=matched.unknown_topics,
     )
 

@@ -16,7 +16,7 @@ DEFAULT_COMMAND = "evaluate"
 
 # Commands imported only when named: command name -> module of this package.
 LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "meta": "meta",
-                 "simulate-preferences": "simulate_preferences"}
+                 "simulate-preferences": "simulate_preferences", "validate": "validate"}
 
 IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
 
