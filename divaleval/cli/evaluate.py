@@ -23,6 +23,7 @@ from ..output import FORMATS, make_writer
 from ..ranking import ORDERS
 from .group import CONTEXT, DEFAULT_COMMAND, PlainContext, main_group
 from .progress import Progress
+from .types import PlainFloat, PlainInt
 
 EPILOG = """\b
 Examples:
@@ -123,19 +124,19 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
                    + "; ".join(f"{name}: {mode.summary}" for name, mode in sorted(MODES.items())) + ".")
 @click.option("-c", "--complete", is_flag=True,
               help="Average over every qrels topic; a topic missing from a run scores 0.")
-@click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N",
+@click.option("-M", "--depth", type=PlainInt(min=1), metavar="N",
               help="Evaluate only the first N documents of each topic.")
 @click.option("--dedupe", is_flag=True, help="Keep the first-ranked copy of a repeated docno instead of failing.")
 @click.option("-J", "--judged-only", is_flag=True,
               help="Condensed lists (trec_eval's -J, NTCIREVAL's -j): remove the documents the qrels do not "
                    "judge (after -M) before scoring, for every measure.")
-@click.option("--rel-min", type=click.IntRange(min=1, max=32767), default=1, show_default=True, metavar="L",
+@click.option("--rel-min", type=PlainInt(min=1, max=32767), default=1, show_default=True, metavar="L",
               help="Binary measures (AP, Prec, RR, bpref, I-rec, the ndeval set, ...) count levels >= L as "
                    "relevant (trec_eval's -l, ir_measures' rel=); graded measures keep every level's gain.")
 @click.option("--baseline", metavar="RUN",
               help="Risk-sensitive evaluation: print each run's risk-adjusted differences from this run per "
                    "topic, their mean (URisk) and TRisk with its p-value, for every measure.")
-@click.option("--risk-alpha", type=float, default=None, metavar="A",
+@click.option("--risk-alpha", type=PlainFloat(), default=None, metavar="A",
               help="With --baseline: losses weigh 1+A (A >= 0; default 0).")
 @click.option("--skip-bad", is_flag=True,
               help="A run that cannot be read (or shares no topic with the qrels) is named in a warning and "
@@ -143,7 +144,7 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="ndeval", show_default=True,
               help="Output format.")
 @click.option("-n", "--means-only", is_flag=True, help="Print only each run's mean row.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
+@click.option("-j", "--jobs", type=PlainInt(min=0), default=1, show_default=True, metavar="N",
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")

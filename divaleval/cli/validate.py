@@ -11,6 +11,7 @@ from ..errors import DivalevalError
 from ..io import expand_run_paths
 from ..io.validate import check_run, fix_run, read_topic_list
 from .group import CONTEXT, main_group
+from .types import PlainInt
 
 EPILOG = """\b
 Checks: six fields a line, the second Q0; one runtag per file; within each
@@ -48,7 +49,7 @@ Examples:
 @click.argument("runs", metavar="RUN...", nargs=-1, required=True)
 @click.option("--topics", "topic_file", metavar="FILE",
               help="The topic list: the first field of every line (a list of topic ids, or the qrels).")
-@click.option("--max-docs", type=click.IntRange(min=1), metavar="N", help="At most N documents per topic.")
+@click.option("--max-docs", type=PlainInt(min=1), metavar="N", help="At most N documents per topic.")
 @click.option("--docno-pattern", metavar="REGEX", help="Every docno must match this regular expression (whole).")
 @click.option("--fix", "fix_path", metavar="PATH",
               help="Write a corrected copy: to PATH for one RUN, into the directory PATH for several.")

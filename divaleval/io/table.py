@@ -418,7 +418,9 @@ def _careful_split(source: InputFile, width: int, refuse_extra: bool, blank_line
         line_parts.append(first_line + kept.astype(np.int64))
         table = pacsv.read_csv(
             pa.py_buffer(normalised),
-            read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
+            # One Arrow block for the whole normalised block: a line of any length fits.
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
+                                           block_size=max(1 << 20, len(normalised) + 1)),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
                                              escape_char=False, ignore_empty_lines=True),
             convert_options=pacsv.ConvertOptions(column_types={name: pa.binary() for name in names},
@@ -520,7 +522,8 @@ def _convert(column: pa.ChunkedArray, kind: str, name: str):
 
 def _level(text: str, bad, name: str) -> int:
     if not LEVEL_TEXT.fullmatch(text):
-        raise bad(f"{name} {text!r} is neither an integer nor an NTCIR level L<k>")
+        shown = text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
+        raise bad(f"{name} {shown!r} is neither an integer nor an NTCIR level L<k>")
     value = int(text[1:] if text[:1] == "L" else text)
     if not LEVEL_MIN <= value <= LEVEL_MAX:
         raise bad(f"{name} {text} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
@@ -533,9 +536,14 @@ def _first_false(mask: pa.ChunkedArray | pa.Array) -> int | None:
     return int(np.argmax(bad)) if bad.any() else None
 
 
+SHOWN = 60  # characters of a bad value a message shows
+
+
 def _text_of(column, row: int) -> str:
+    """The value at ``row``, as a message shows it: a long one cut short."""
     value = column[row].as_py()
-    return decode(value) if isinstance(value, bytes) else str(value)
+    text = decode(value) if isinstance(value, bytes) else str(value)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
 
 
 _DIGIT_OR_MINUS = np.zeros(256, dtype=bool)
