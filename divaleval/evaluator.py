@@ -23,7 +23,8 @@ import numpy as np
 from .aggregate import topic_mean
 from .engine import score_matrix
 from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
-from .io import RunTable, check_run_start, expand_run_paths, read_run
+from .io import RunTable, expand_run_paths, read_run
+from .io.source import peek_input
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .model.qrels import Qrels
@@ -39,32 +40,33 @@ RunLike = Union[str, RunTable]          # a path (a directory: every file in it;
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 
 
-def run_inputs(runs: RunLike | Iterable[RunLike], on_bad: Callable[[InputError], None] | None = None
-               ) -> Iterator[RunInput]:
+def run_inputs(runs: RunLike | Iterable[RunLike], check: Callable[[str], None] | None = None,
+               on_bad: Callable[[InputError], None] | None = None) -> Iterator[RunInput]:
     """The runs to score, in order, each with its source; consumed as they are scored.
 
     Directories are expanded to their files. A list or tuple is checked whole
-    first (directories exist, ``-`` at most once, the first lines of every file
-    read as a run), so that a bad argument or a file that is no run stops
-    everything before a run is scored; ``on_bad`` instead takes each bad file's
-    error and the file is left out. Standard input is read when its turn
-    comes. A source named twice (one file given twice) gets ``#2``, ``#3``, ...
-    so that every result keeps a key of its own.
+    first (directories exist, ``-`` at most once, and ``check`` run on every
+    file), so that a bad argument or a file that is no run stops everything
+    before a run is scored; ``on_bad`` instead takes each bad file's error and
+    the file is left out. Standard input is read when its turn comes. A source
+    named twice (one file given twice) gets ``#2``, ``#3``, ... so that every
+    result keeps a key of its own.
     """
     if isinstance(runs, (str, RunTable)):
         runs = [runs]
     if isinstance(runs, (list, tuple)):
         runs = [run for item in runs for run in _expand(item)]
         expand_run_paths([run for run in runs if isinstance(run, str) and run == STDIN_NAME])
-        runs = [run for run in runs if _starts_well(run, on_bad)]
+        if check is not None:
+            runs = [run for run in runs if _checked(run, check, on_bad)]
     return _labelled(runs)
 
 
-def _starts_well(run: RunLike, on_bad: Callable[[InputError], None] | None) -> bool:
+def _checked(run: RunLike, check: Callable[[str], None], on_bad: Callable[[InputError], None] | None) -> bool:
     if not isinstance(run, str):
         return True
     try:
-        check_run_start(run)
+        check(run)
     except InputError as exc:
         if on_bad is None:
             raise
@@ -164,7 +166,7 @@ class Evaluator:
         with its :class:`InputError`, or, with ``skip_bad``, is named in a
         warning and left out.
         """
-        inputs = run_inputs(runs, self._skip if self.skip_bad else None)
+        inputs = run_inputs(runs, self.check_start, self._skip if self.skip_bad else None)
         if jobs > 1:
             self.warm_up()
             for raw in _score_in_workers(self, inputs, jobs):
@@ -186,6 +188,14 @@ class Evaluator:
                 scored = self._scored(pending.popleft())
                 if scored is not None:
                     yield scored
+
+    def check_start(self, path: str) -> None:
+        """Read, match and rank the first lines of a run file as the whole will be (a cheap look, so
+        that a file that is no run, or repeats a docno at once, is reported before anything is printed)."""
+        head = peek_input(path)
+        if head is not None:
+            rank_matched(match_run(read_run(head), self.qrels, judgments=False), self.qrels, order=self.order,
+                         duplicates=self.duplicates)
 
     def _scored(self, prepared) -> RunScores | None:
         """The finished scores of a run being prepared, or None for a bad run skipped."""

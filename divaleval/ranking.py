@@ -57,9 +57,12 @@ class MatchedRun:
     repeat_topics: np.ndarray  # the topics (indices as ``topic``) that list some docno twice
 
 
-def match_run(run: RunTable, qrels: Qrels) -> MatchedRun:
+def match_run(run: RunTable, qrels: Qrels, judgments: bool = True) -> MatchedRun:
     """Each line's topic index and judged docno, and the topics listing a docno twice; no Python
-    object per line: one Arrow lookup among the judged docnos, and one small hash per topic."""
+    object per line: one Arrow lookup among the judged docnos, and one small hash per topic.
+
+    judgments: False leaves every docno unjudged (no lookup): enough to check a run's form.
+    """
     labels = run.topic.labels
     label_topic = qrels.topic_position(labels).astype(np.int32)
     unknown = np.flatnonzero(label_topic < 0)
@@ -68,7 +71,8 @@ def match_run(run: RunTable, qrels: Qrels) -> MatchedRun:
         after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
         label_topic[unknown] = [after[str(labels[j])] for j in unknown]
     topic = label_topic[run.topic.codes]
-    return MatchedRun(run, topic, unknown_ids, qrels.judged_codes(run.docno), _repeat_topics(run, topic))
+    judged = qrels.judged_codes(run.docno) if judgments else np.full(len(topic), -1, dtype=np.int32)
+    return MatchedRun(run, topic, unknown_ids, judged, _repeat_topics(run, topic))
 
 
 def _repeat_topics(run: RunTable, topic: np.ndarray) -> np.ndarray:

@@ -571,16 +571,16 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
     clip: a value beyond 64 bits is clipped to the nearest int64 instead of
     refused, and the result is (values, row of the first such value or None).
     """
-    text = column.cast(pa.string())
-    if _only_digits_and_minus(text):  # the usual case: no regex over every value
+    if _only_digits_and_minus(column):  # the usual case: no regex over every value
         try:
-            values = numpy_of(pc.cast(text, pa.int64()))
+            values = numpy_of(pc.cast(column.cast(pa.string()), pa.int64()))
             return (values, None) if clip else values
         except pa.ArrowInvalid:
             pass
     row = _first_false(pc.match_substring_regex(column, INTEGER_PATTERN))
     if row is not None:
         raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not an integer")
+    text = column.cast(pa.string())  # every value ASCII now
     if pc.any(pc.starts_with(text, "+")).as_py():
         text = pc.replace_substring_regex(text, r"^\+", "")
     try:
