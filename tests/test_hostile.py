@@ -58,6 +58,12 @@ def corpus_strategy():
     return st.sampled_from(h.corpora())
 
 
+# Small hand-written inputs, the base of the named cases.
+QRELS = b"1 1 d1 1\n1 2 d2 1\n1 1 d3 0\n2 1 d1 1\n"
+RUN = b"1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n1 Q0 d9 3 1.0 r\n2 Q0 d1 1 3 r\n"
+BOM = b"\xef\xbb\xbf"
+
+
 # -- 1. real lines, mutated ------------------------------------------------------------------------
 
 CATEGORIES = {
@@ -117,6 +123,7 @@ def test_several_runs_all_or_nothing(tmp_path, settings):
     """Native, with a good run before a bad one (in a directory, or named in turn): either every run is
     scored, or the error alone is printed, nothing on stdout."""
     @settings
+    @example((QRELS, RUN, b""), False, [])  # an empty run named after a good one
     @given(h.one_run_mutated(h.real_case(corpus_strategy(), h.NATIVE)), st.booleans(), h.options(h.NATIVE))
     def check(files, as_directory, options):
         qrels, good, bad = files
@@ -133,9 +140,6 @@ def test_several_runs_all_or_nothing(tmp_path, settings):
 
 # -- 2b. hostile files written out: each named case, for both commands -------------------------------
 
-QRELS = b"1 1 d1 1\n1 2 d2 1\n1 1 d3 0\n2 1 d1 1\n"
-RUN = b"1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n1 Q0 d9 3 1.0 r\n2 Q0 d1 1 3 r\n"
-BOM = b"\xef\xbb\xbf"
 
 
 def in_run(old: bytes, new: bytes) -> tuple[bytes, bytes]:
@@ -167,6 +171,10 @@ EXPLICIT_FILES = {
     "NUL only": (QRELS, b"\x00\x00\n"),
     "invalid UTF-8 docno and runtag": (QRELS, RUN.replace(b"d9", b"d\xff9").replace(b" r\n", b" r\xe9\n")),
     "UTF-16 run": (QRELS, RUN.decode().encode("utf-16")),
+    "invalid UTF-8 in a rank": in_run(b" 3 1.0", b" 3\xe9 1.0"),
+    "invalid UTF-8 in a score": in_run(b" 1.0 r", b" 1.0\xe9 r"),
+    "invalid UTF-8 in a run topic": (QRELS, RUN.replace(b"2 Q0", b"2\xff Q0")),
+    "invalid UTF-8 in a judgment": in_qrels(b"d2 1", b"d2 1\x80"),
     # separators
     "CRLF": (QRELS.replace(b"\n", b"\r\n"), RUN.replace(b"\n", b"\r\n")),
     "CR only": (QRELS.replace(b"\n", b"\r"), RUN.replace(b"\n", b"\r")),
