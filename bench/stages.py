@@ -1,4 +1,5 @@
-"""Where divaleval's time goes: each stage of one call, timed in-process.
+"""Where divaleval's time goes: each stage of one call, timed in-process, one stage after the other
+(the command itself reads and matches two runs in threads while it scores a third).
 
 Usage: python bench/stages.py QRELS RUN [RUN ...]   (ndeval's measure set)
 """
@@ -16,7 +17,7 @@ from divaleval.evaluator import Evaluator  # noqa: E402
 from divaleval.io import read_qrels, read_run  # noqa: E402
 from divaleval.model import build_qrels  # noqa: E402
 from divaleval.output import make_writer  # noqa: E402
-from divaleval.ranking import rank_run  # noqa: E402
+from divaleval.ranking import match_run, rank_matched  # noqa: E402
 from divaleval.results import RawScores  # noqa: E402
 
 IMPORTED = time.perf_counter()
@@ -38,7 +39,8 @@ def main(qrels_path: str, run_paths: list[str]) -> None:
     writer.start()
     for path in run_paths:
         run = timed("runs: parse", read_run, path)
-        ranked = timed("runs: order, match", rank_run, run, qrels)
+        matched = timed("runs: match", match_run, run, qrels)
+        ranked = timed("runs: order", rank_matched, matched, qrels)
         matrix = timed("runs: kernels", score_matrix, qrels, ranked, evaluator.measures, ranked.topics)
         scores = timed("runs: means", evaluator.finish, RawScores(run.name, run.name, run.runid, ranked.topics, matrix, []))
         timed("runs: output", writer.add_run, scores)

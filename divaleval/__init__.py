@@ -17,13 +17,12 @@ from .aggregate import mean_rows, topic_mean
 from .api import (
     asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects,
     load_preferences, load_qrels, make_evaluator, make_settings, metric_unanimity, rank_correlation,
-    read_score_cube, resolve_measures, score_cube, score_runs, simulate_preferences,
+    read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs, simulate_preferences,
 )
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
 from .measures import catalogue, parse_measure, parse_measures
-from .meta import ScoreCube
 from .model import Qrels
 from .results import RunScores
 
@@ -57,7 +56,18 @@ __all__ = [
     "asl_curves",
     "metric_unanimity",
     "gold_agreement",
+    "risk",
+    "risk_runs",
     "DivalevalError",
     "InputError",
     "UsageError",
 ]
+
+
+def __getattr__(name: str):
+    """``divaleval.ScoreCube``, imported when first asked for (evaluating runs does not need it)."""
+    if name == "ScoreCube":
+        from .meta import ScoreCube
+
+        return ScoreCube
+    raise AttributeError(f"module 'divaleval' has no attribute {name!r}")

@@ -6,18 +6,18 @@
 """
 from __future__ import annotations
 
+import math
 import os
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
 
 import numpy as np
 
-from . import axioms, meta
 from .cluster import Cluster, map_blocks
 from .compat import conventions as mode_conventions
-from .errors import InputError, UsageError, WarningSink, warn_to_stderr
+from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
 from .evaluator import Evaluator, RunLike, run_inputs
-from .io import IntentProbabilities, read_iprob, read_qrels, read_run
+from .io import IntentProbabilities, RunTable, read_iprob, read_qrels, read_run
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.gold import GoldPreferences, read_gold
 from .io.preferences import REPEAT_BLANK, SKIP_BLANK, PreferenceTable, read_preferences, read_profiles
@@ -26,7 +26,6 @@ from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .measures.core import INTENTS
 from .memory import release_unused_memory
-from .meta import ScoreCube
 from .model import Qrels, Settings, build_aspect_qrels, build_qrels
 from .model.preference_simulation import profiles_of, simulate
 from .model.preferences import build_preference_qrels
@@ -35,6 +34,9 @@ from .results import RunScores, scores_frame
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from . import axioms
+    from .meta import ScoreCube
 
 Scheduler = Union[str, "Cluster", None]  # a Dask cluster: an address, a scheduler file, local[:N], or connected
 
@@ -126,9 +128,10 @@ def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Mea
     return resolved
 
 
-def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None) -> Settings:
+def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None,
+                  rel_min: int = 1) -> Settings:
     """Settings from option values (a compatibility mode by its name); a bad value is a :class:`UsageError`."""
-    return Settings.parse(gain, topicwise, mode_conventions(compat))
+    return Settings.parse(gain, topicwise, mode_conventions(compat), rel_min)
 
 
 def make_evaluator(
@@ -145,17 +148,29 @@ def make_evaluator(
     compat: str | None = None,
     iprob: str | IntentProbabilities | None = None,
     warn: WarningSink | None = None,
+    judged_only: bool = False,
+    rel_min: int = 1,
 ) -> Evaluator:
     """An :class:`Evaluator` from the options of :func:`evaluate` (usage errors first, then the qrels)."""
     warn = warn or warn_to_stderr
-    settings = make_settings(gain, topicwise, compat)
+    settings = make_settings(gain, topicwise, compat, rel_min)
     chosen = resolve_measures(measures)
     if not isinstance(qrels, Qrels):
         qrels = load_qrels(qrels, iprob, warn)
     elif iprob is not None:
         qrels = _with_iprob(qrels, iprob, warn)
+    if settings.rel_min > 1 and any(m.definition.binary for m in chosen):
+        _note_below_threshold(qrels, settings.rel_min, warn)
     return Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                     skip_bad=skip_bad, settings=settings, warn=warn)
+                     skip_bad=skip_bad, settings=settings, warn=warn, judged_only=judged_only)
+
+
+def _note_below_threshold(qrels: Qrels, rel_min: int, warn: WarningSink) -> None:
+    """Name the topics whose relevant documents are all below the threshold: binary measures score them 0."""
+    lost = (qrels.n_intents > 0) & (qrels.at_relevance_level(rel_min).n_intents == 0)
+    if lost.any():
+        warn(f"no document reaches level {rel_min} (--rel-min) in topics "
+             f"{describe_ids([qrels.topic_ids[t] for t in np.flatnonzero(lost)])}: the binary measures score them 0")
 
 
 def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
@@ -171,10 +186,8 @@ def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
     check_stdin_once(qrels, runs, options.get("iprob"))
     with connected(scheduler) as cluster:
         evaluator = make_evaluator(qrels, measures, **options)
-        if cluster is not None:
-            yield from evaluator.score_all(runs, backend=cluster.score)
-        else:
-            yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs)
+        yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs,
+                                       backend=None if cluster is None else cluster.score)
 
 
 @contextmanager
@@ -185,6 +198,50 @@ def connected(scheduler: Scheduler) -> Iterator[Cluster | None]:
         return
     with Cluster(scheduler) as cluster:  # Dask is imported only now
         yield cluster
+
+
+def risk_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+              measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, jobs: int = 1,
+              scheduler: Scheduler = None, **options) -> Iterator[RunScores]:
+    """Score runs against a baseline run, one at a time (risk-sensitive evaluation, any measure).
+
+    Each run's :class:`RunScores` holds, per topic, the risk-adjusted difference
+    z = x - b (or (1 + risk_alpha)(x - b) where the run loses); its mean is URisk,
+    and its ``summary_rows`` are TRisk and TRisk's two-sided p-value (Dinçer,
+    Macdonald & Ounis 2014; see :mod:`divaleval.stats.risk`). The baseline is
+    scored first with the same options (a topic it lacks scores 0); the other
+    options are those of :func:`evaluate`.
+    """
+    try:
+        alpha = float(risk_alpha)
+    except (TypeError, ValueError):
+        alpha = math.nan
+    if not (math.isfinite(alpha) and alpha >= 0):
+        raise UsageError(f"the risk alpha must be a number >= 0, not {risk_alpha!r}")
+    listed = [runs] if isinstance(runs, (str, RunTable)) else list(runs)
+    check_stdin_once(qrels, [*listed, baseline], options.get("iprob"))
+    from .meta.risk import risk_scores  # (imported here: evaluating without a baseline never loads meta/)
+
+    if scheduler is not None and jobs != 1:
+        raise UsageError("give jobs or a scheduler, not both")
+    with connected(scheduler) as cluster:
+        evaluator = make_evaluator(qrels, measures, **options)
+        base = evaluator.score(baseline)
+        for scores in evaluator.score_all(listed, (os.cpu_count() or 1) if jobs == 0 else jobs,
+                                          backend=None if cluster is None else cluster.score):
+            yield risk_scores(scores, base, alpha, evaluator.warn)
+
+
+def risk(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+         measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, **options
+         ) -> pd.DataFrame:
+    """URisk, TRisk and its p-value of every run against ``baseline``, one row per (run, measure)
+    (columns ``run, runid, baseline, measure, topics, alpha, URisk, TRisk, p``); see :func:`risk_runs`."""
+    from .meta.risk import risk_frame
+
+    results = list(risk_runs(qrels, runs, baseline, measures, risk_alpha=risk_alpha, **options))
+    return risk_frame(results, display_name(baseline) if isinstance(baseline, str) else baseline.name,
+                      float(risk_alpha))
 
 
 def check_stdin_once(qrels, runs, iprob=None) -> None:
@@ -228,8 +285,12 @@ def evaluate(
         (floor(log2(S+1)), S the sum of the levels; Sakai & Zeng) or ``"max"``.
     compat: the name of a compatibility mode (:data:`divaleval.compat.MODES`),
         which reproduces a reference tool's order, depth and rounding.
-    iprob: intent probabilities (the intent weights of D- and IA-measures); a
+    iprob: intent probabilities (the intent weights of D- and IA-measures; a
+        4th column ``inf``/``nav`` types the intents for DIN- and P+Q); a
         loaded :class:`Qrels` given here is not changed.
+    judged_only: condensed lists (trec_eval's -J): documents the qrels do not
+        judge are removed (after ``depth``) before any measure is computed.
+    rel_min: binary measures count levels >= rel_min as relevant (trec_eval's -l).
     warn: where warnings go (default: standard error).
     on_run: called with each run's :class:`RunScores` as soon as it is scored.
     jobs: score runs in this many worker processes (0: one per core); the
@@ -257,8 +318,8 @@ def check_axioms(
     measures: Iterable[str | Measure] | str | None = None,
     constraints: Iterable[str] | None = None,
     *,
-    cases: int = axioms.DEFAULT_CASES,
-    seed: int = axioms.DEFAULT_SEED,
+    cases: int | None = None,
+    seed: int | None = None,
     max_length: int = 10,
     gain: str = "exp",
     topicwise: str = "max",
@@ -277,6 +338,10 @@ def check_axioms(
     gain, topicwise: the evaluation's settings (as :func:`evaluate`'s); topicwise
         defaults to ``max``, the paper's level of a document for ad hoc measures.
     """
+    from . import axioms  # the checker, only when asked for (it is not needed to evaluate runs)
+
+    cases = axioms.DEFAULT_CASES if cases is None else cases
+    seed = axioms.DEFAULT_SEED if seed is None else seed
     chosen = resolve_measures(axioms.PAPER_MEASURES if measures is None else measures)
     for m in chosen:
         if m.definition.judgments != INTENTS:
@@ -288,6 +353,13 @@ def check_axioms(
     options = axioms.Options(max_length=max_length, gain=gain, topicwise=topicwise)
     make_settings(gain, topicwise)  # a bad value is a usage error before any work
     return axioms.check(chosen, picked, cases=cases, seed=seed, options=options, progress=progress)
+
+
+def _meta():
+    """The meta-evaluation package, imported when first used: evaluating runs never needs it."""
+    from . import meta
+
+    return meta
 
 
 # -- comparing runs and meta-evaluation (over a score cube: runs x topics x measures) ---------------
@@ -304,6 +376,7 @@ def score_cube(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
     The options are those of :func:`evaluate`; ``missing`` is what to do with a
     topic some runs have no score for (see :mod:`divaleval.meta.cube`).
     """
+    meta = _meta()
     scored = score_runs(qrels, runs, measures, jobs=jobs, scheduler=scheduler, complete=complete, **options)
     if on_run is not None:
         scored = _reported(scored, on_run)
@@ -323,6 +396,7 @@ def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | 
     measures: the columns to keep (names as printed, or measure and set names,
     e.g. ``"ndeval"``); default: every column, the same in every file.
     """
+    meta = _meta()
     tables = [read_scores(path, warn) for path in ([paths] if isinstance(paths, str) else paths)]
     names = None
     if measures is not None:
@@ -337,6 +411,7 @@ def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | 
 
 def as_cube(scores: ScoresLike, missing: str = "error") -> ScoreCube:
     """A score cube, or one built from a frame of :func:`evaluate`."""
+    meta = _meta()
     return scores if isinstance(scores, meta.ScoreCube) else meta.cube_from_frame(scores, missing)
 
 
@@ -351,6 +426,7 @@ def compare(scores: ScoresLike, baseline: str | None = None, *, trials: int = 10
     ``trials`` trials drawn from ``seed`` (on a Dask cluster with ``scheduler``:
     the same p-values whatever its number of workers).
     """
+    meta = _meta()
     with connected(scheduler) as cluster:
         return meta.compare_runs(as_cube(scores), baseline, trials=trials, seed=seed, level=level,
                                  map_blocks=map_blocks(cluster))
@@ -358,33 +434,39 @@ def compare(scores: ScoresLike, baseline: str | None = None, *, trials: int = 10
 
 def rank_correlation(scores: ScoresLike, level: float = 0.95) -> pd.DataFrame:
     """Kendall's tau-b between every two measures' system rankings, with its Fisher-z interval and ties."""
+    meta = _meta()
     return meta.rank_correlation(as_cube(scores), level)
 
 
-def discriminative_power(scores: ScoresLike, *, methods: Iterable[str] = meta.METHODS, trials: int = 10_000,
+def discriminative_power(scores: ScoresLike, *, methods: Iterable[str] | None = None, trials: int = 10_000,
                          seed: int | None = 0, alpha: float = 0.05, scheduler: Scheduler = None) -> pd.DataFrame:
     """Per measure and method (``tukey``, ``bootstrap``): pairs of runs significant at ``alpha``, and the
     smallest significant difference (trials on a Dask cluster with ``scheduler``)."""
+    meta = _meta()
     with connected(scheduler) as cluster:
-        significance = meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed,
-                                              map_blocks=map_blocks(cluster))
+        significance = meta.pair_significance(as_cube(scores), tuple(meta.METHODS if methods is None else methods),
+                                              trials=trials, seed=seed, map_blocks=map_blocks(cluster))
     return meta.power_summary(significance, alpha)
 
 
-def asl_curves(scores: ScoresLike, *, methods: Iterable[str] = meta.METHODS, trials: int = 10_000,
+def asl_curves(scores: ScoresLike, *, methods: Iterable[str] | None = None, trials: int = 10_000,
                seed: int | None = 0, scheduler: Scheduler = None) -> pd.DataFrame:
     """Per measure and method, every pair of runs with its p-value (ASL), sorted, ranked from 1."""
+    meta = _meta()
     with connected(scheduler) as cluster:
-        return meta.asl_curves(meta.pair_significance(as_cube(scores), tuple(methods), trials=trials, seed=seed,
-                                                      map_blocks=map_blocks(cluster)))
+        significance = meta.pair_significance(as_cube(scores), tuple(meta.METHODS if methods is None else methods),
+                                              trials=trials, seed=seed, map_blocks=map_blocks(cluster))
+    return meta.asl_curves(significance)
 
 
 def metric_unanimity(scores: ScoresLike) -> pd.DataFrame:
     """Metric Unanimity of every measure against the others (Amigó et al. 2018, sec. 6.1)."""
+    meta = _meta()
     return meta.metric_unanimity(as_cube(scores))
 
 
 def gold_agreement(scores: ScoresLike, gold: str | GoldPreferences, level: float = 0.95) -> pd.DataFrame:
     """Agreement of every measure with gold preferences (a file ``topic runA runB winner``)."""
+    meta = _meta()
     return meta.gold_agreement(as_cube(scores), gold if isinstance(gold, GoldPreferences) else read_gold(gold),
                                level)

@@ -9,15 +9,62 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 
+# pyarrow's to_numpy() and pa.array() import pandas on first use (0.2 s of start-up the command line
+# does not need): numbers and texts cross between Arrow and numpy through the buffers instead.
+
+def numpy_of(values: pa.Array | pa.ChunkedArray, null=None) -> np.ndarray:
+    """The values of an Arrow array of numbers or booleans as a numpy array; nulls become ``null``."""
+    if isinstance(values, pa.ChunkedArray):
+        parts = [numpy_of(chunk, null) for chunk in values.chunks]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=_numpy_type(values.type))
+    if pa.types.is_boolean(values.type):
+        bits = np.frombuffer(values.buffers()[1], dtype=np.uint8) if len(values) else np.zeros(0, np.uint8)
+        return np.unpackbits(bits, bitorder="little")[values.offset: values.offset + len(values)].view(bool)
+    dtype = _numpy_type(values.type)
+    if not len(values):
+        return np.zeros(0, dtype=dtype)
+    out = np.frombuffer(values.buffers()[1], dtype=dtype, count=len(values), offset=values.offset * dtype.itemsize)
+    if values.null_count:
+        if null is None:
+            raise ValueError("the array holds nulls")
+        bits = np.frombuffer(values.buffers()[0], dtype=np.uint8)
+        valid = np.unpackbits(bits, bitorder="little")[values.offset: values.offset + len(values)].view(bool)
+        out = np.where(valid, out, null).astype(dtype)
+    return out
+
+
+def _numpy_type(arrow_type: pa.DataType) -> np.dtype:
+    return np.dtype({"double": "float64", "float": "float32"}.get(str(arrow_type), str(arrow_type)))
+
+
+def arrow_of(values: np.ndarray) -> pa.Array:
+    """A numpy array of integers as an Arrow array (sharing its memory), e.g. indices for ``take``."""
+    values = np.ascontiguousarray(values)
+    dtype = {np.dtype(np.int32): pa.int32(), np.dtype(np.int64): pa.int64()}.get(values.dtype)
+    if dtype is None:
+        values, dtype = values.astype(np.int64), pa.int64()
+    return pa.Array.from_buffers(dtype, len(values), [None, pa.py_buffer(values)])
+
+
+def texts_of(values: pa.Array) -> list[str]:
+    """The values of an Arrow string or binary array as str (bytes that are not UTF-8 kept by surrogateescape)."""
+    if not len(values):
+        return []
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=len(values) + 1, offset=values.offset * 4)
+    data = values.buffers()[2]
+    raw = data.to_pybytes() if data is not None else b""
+    return [raw[a:b].decode("utf-8", "surrogateescape") for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+
+
 def factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(code of each key, distinct keys in first-seen order): one hash pass (Arrow's)."""
-    encoded = pc.dictionary_encode(pa.array(keys))
-    return encoded.indices.to_numpy(zero_copy_only=False), encoded.dictionary.to_numpy(zero_copy_only=False)
+    encoded = pc.dictionary_encode(arrow_of(keys))
+    return numpy_of(encoded.indices), numpy_of(encoded.dictionary)
 
 
 def all_distinct(keys: np.ndarray) -> bool:
     """Whether no key occurs twice (one hash pass, no sort)."""
-    return len(pc.unique(pa.array(keys))) == len(keys)
+    return len(pc.unique(arrow_of(keys))) == len(keys)
 
 
 def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -17,10 +17,15 @@ def score_matrix(qrels: Qrels, run: RankedRun, measures: list[Measure], topics: 
     ``topics`` are qrels topic indices, ascending. Raw scores may hold NaN
     where a measure is undefined (ndeval's -nan); the native API replaces it.
     The measures must fit the qrels (:meth:`Measure.check`; the evaluator checks
-    them before the first run).
+    them before the first run). Binary measures are computed on the qrels at the
+    settings' relevance threshold (:meth:`Qrels.at_relevance_level`), the others on the qrels as they are.
     """
     ctx = RunContext(qrels, run, topics, settings)
+    # Binary measures see the qrels through the relevance threshold (--rel-min): levels below it are 0.
+    binary_ctx = ctx
+    if ctx.settings.rel_min > 1 and any(m.definition.binary for m in measures):
+        binary_ctx = RunContext(qrels.at_relevance_level(ctx.settings.rel_min), run, topics, ctx.settings)
     matrix = np.zeros((len(topics), len(measures)))
     for j, m in enumerate(measures):
-        matrix[:, j] = m.compute(ctx)
+        matrix[:, j] = m.compute(binary_ctx if m.definition.binary else ctx)
     return matrix

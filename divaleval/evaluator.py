@@ -26,7 +26,8 @@ import numpy as np
 from .aggregate import topic_mean
 from .engine import score_matrix
 from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
-from .io import RunTable, check_run_start, expand_run_paths, read_run
+from .io import RunTable, expand_run_paths, read_run
+from .io.source import peek_input
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .model.qrels import Qrels
@@ -34,9 +35,10 @@ from .model.settings import Settings
 from .ranking import ORDERS, MatchedRun, RankedRun, match_run, rank_matched
 from .results import RawScores, RunScores
 
-# Runs read and matched ahead (in a thread: mostly Arrow, which releases the GIL) while one is
-# ranked and scored. One keeps both cores of a small machine busy, and memory at two runs.
-READ_AHEAD = 1
+# Runs read and matched ahead, each in a thread of its own (mostly Arrow, which releases the GIL),
+# while one is ranked and scored: reading and matching take about twice the scoring's time, so two
+# readers keep both cores of a small machine busy; memory stays at three runs.
+READ_AHEAD = 2
 RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 # Scores runs elsewhere (worker processes, a cluster): given the evaluator (its ideal rankings computed) and the
@@ -44,32 +46,33 @@ RunInput = tuple[str, RunLike]          # (the run's source, unique within one e
 Backend = Callable[["Evaluator", Iterable[RunInput]], Iterator[Union[RawScores, InputError]]]
 
 
-def run_inputs(runs: RunLike | Iterable[RunLike], on_bad: Callable[[InputError], None] | None = None
-               ) -> Iterator[RunInput]:
+def run_inputs(runs: RunLike | Iterable[RunLike], check: Callable[[str], None] | None = None,
+               on_bad: Callable[[InputError], None] | None = None) -> Iterator[RunInput]:
     """The runs to score, in order, each with its source; consumed as they are scored.
 
     Directories are expanded to their files. A list or tuple is checked whole
-    first (directories exist, ``-`` at most once, the first lines of every file
-    read as a run), so that a bad argument or a file that is no run stops
-    everything before a run is scored; ``on_bad`` instead takes each bad file's
-    error and the file is left out. Standard input is read when its turn
-    comes. A source named twice (one file given twice) gets ``#2``, ``#3``, ...
-    so that every result keeps a key of its own.
+    first (directories exist, ``-`` at most once, and ``check`` run on every
+    file), so that a bad argument or a file that is no run stops everything
+    before a run is scored; ``on_bad`` instead takes each bad file's error and
+    the file is left out. Standard input is read when its turn comes. A source
+    named twice (one file given twice) gets ``#2``, ``#3``, ... so that every
+    result keeps a key of its own.
     """
     if isinstance(runs, (str, RunTable)):
         runs = [runs]
     if isinstance(runs, (list, tuple)):
         runs = [run for item in runs for run in _expand(item)]
         expand_run_paths([run for run in runs if isinstance(run, str) and run == STDIN_NAME])
-        runs = [run for run in runs if _starts_well(run, on_bad)]
+        if check is not None:
+            runs = [run for run in runs if _checked(run, check, on_bad)]
     return _labelled(runs)
 
 
-def _starts_well(run: RunLike, on_bad: Callable[[InputError], None] | None) -> bool:
+def _checked(run: RunLike, check: Callable[[str], None], on_bad: Callable[[InputError], None] | None) -> bool:
     if not isinstance(run, str):
         return True
     try:
-        check_run_start(run)
+        check(run)
     except InputError as exc:
         if on_bad is None:
             raise
@@ -125,6 +128,7 @@ class Evaluator:
         skip_bad: bool = False,
         settings: Settings | None = None,
         warn: WarningSink = warn_to_stderr,
+        judged_only: bool = False,
     ) -> None:
         self.settings = settings or Settings()
         conventions = self.settings.conventions
@@ -142,6 +146,7 @@ class Evaluator:
         self.depth = depth
         self.complete = complete
         self.skip_bad = skip_bad
+        self.judged_only = judged_only  # condensed lists: unjudged documents removed before scoring
         self.duplicates = "keep" if conventions.duplicates == "keep" else "first" if dedupe else "error"
         self.warn = warn
         self._warned_norel: set[int] = set()
@@ -162,12 +167,13 @@ class Evaluator:
                   backend: Backend | None = None) -> Iterator[RunScores]:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes; with a ``backend``, there.
 
-        In one process, the next run is read and matched to the judgments in a
-        thread while the current one is ranked and scored; at most two runs are
-        held at a time. A bad run stops everything with its :class:`InputError`,
-        or, with ``skip_bad``, is named in a warning and left out.
+        In one process, the next runs are read and matched to the judgments in
+        threads while the current one is ranked and scored; at most
+        ``READ_AHEAD + 1`` runs are held at a time. A bad run stops everything
+        with its :class:`InputError`, or, with ``skip_bad``, is named in a
+        warning and left out.
         """
-        inputs = run_inputs(runs, self._skip if self.skip_bad else None)
+        inputs = run_inputs(runs, self.check_start, self._skip if self.skip_bad else None)
         if backend is None and jobs > 1:
             backend = partial(_score_in_workers, jobs=jobs)
         if backend is not None:
@@ -191,6 +197,14 @@ class Evaluator:
                 scored = self._scored(pending.popleft())
                 if scored is not None:
                     yield scored
+
+    def check_start(self, path: str) -> None:
+        """Read, match and rank the first lines of a run file as the whole will be (a cheap look, so
+        that a file that is no run, or repeats a docno at once, is reported before anything is printed)."""
+        head = peek_input(path)
+        if head is not None:
+            rank_matched(match_run(read_run(head), self.qrels, judgments=False), self.qrels, order=self.order,
+                         duplicates=self.duplicates)
 
     def _scored(self, prepared) -> RunScores | None:
         """The finished scores of a run being prepared, or None for a bad run skipped."""
@@ -236,7 +250,7 @@ class Evaluator:
         conventions = self.settings.conventions
         ranked = rank_matched(matched, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates,
                               lines_per_topic=conventions.lines_per_topic,
-                              score_floor=conventions.drop_scores_at_most)
+                              score_floor=conventions.drop_scores_at_most, judged_only=self.judged_only)
         extra_fields = matched.run.extra_fields
         del matched
         messages = []

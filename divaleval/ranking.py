@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .arrays import first_tie, group_positions
+from .arrays import arrow_of, first_tie, group_positions, numpy_of
 from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
@@ -57,9 +57,12 @@ class MatchedRun:
     repeat_topics: np.ndarray  # the topics (indices as ``topic``) that list some docno twice
 
 
-def match_run(run: RunTable, qrels: Qrels) -> MatchedRun:
+def match_run(run: RunTable, qrels: Qrels, judgments: bool = True) -> MatchedRun:
     """Each line's topic index and judged docno, and the topics listing a docno twice; no Python
-    object per line: one Arrow lookup among the judged docnos, and one small hash per topic."""
+    object per line: one Arrow lookup among the judged docnos, and one small hash per topic.
+
+    judgments: False leaves every docno unjudged (no lookup): enough to check a run's form.
+    """
     labels = run.topic.labels
     label_topic = qrels.topic_position(labels).astype(np.int32)
     unknown = np.flatnonzero(label_topic < 0)
@@ -68,13 +71,14 @@ def match_run(run: RunTable, qrels: Qrels) -> MatchedRun:
         after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
         label_topic[unknown] = [after[str(labels[j])] for j in unknown]
     topic = label_topic[run.topic.codes]
-    return MatchedRun(run, topic, unknown_ids, qrels.judged_codes(run.docno), _repeat_topics(run, topic))
+    judged = qrels.judged_codes(run.docno) if judgments else np.full(len(topic), -1, dtype=np.int32)
+    return MatchedRun(run, topic, unknown_ids, judged, _repeat_topics(run, topic))
 
 
 def _repeat_topics(run: RunTable, topic: np.ndarray) -> np.ndarray:
     """The topics in which some docno occurs twice (a per-topic distinct count: small hash tables)."""
     segments, lines = _topic_segments(topic)
-    docnos = run.docno if lines is None else run.docno.take(pa.array(lines))
+    docnos = run.docno if lines is None else run.docno.take(arrow_of(lines))
     repeats = [int(topic[a] if lines is None else topic[lines[a]]) for a, b in zip(segments[:-1], segments[1:])
                if b - a > 1 and pc.count_distinct(docnos.slice(a, b - a)).as_py() < b - a]
     return np.array(sorted(repeats), dtype=np.int32)
@@ -107,6 +111,7 @@ def rank_matched(
     advice: bool = True,
     lines_per_topic: int | None = None,
     score_floor: float | None = None,
+    judged_only: bool = False,
 ) -> RankedRun:
     """Order, de-duplicate and truncate a matched run.
 
@@ -117,6 +122,9 @@ def rank_matched(
         a drop-in that has no such options turns this off.
     lines_per_topic, score_floor: read only the first lines of each topic (file
         order) and only lines scored above the floor, as some tools do.
+    judged_only: a condensed list (trec_eval's -J): after the depth cut, documents
+        the qrels do not judge for the topic (:attr:`Qrels.row_judged`) are removed
+        and the others ranked 1, 2, ...; a topic left empty stays one of the run's.
     """
     if order not in ORDERS or duplicates not in DUPLICATE_RULES:
         raise ValueError(f"unknown order {order!r} or duplicate rule {duplicates!r}")
@@ -142,14 +150,20 @@ def rank_matched(
     row = np.full(len(topic_sorted), -1, dtype=np.int32)
     found = np.flatnonzero(judged >= 0)
     row[found] = qrels.rows_of(topic_sorted[found], judged[found])
+    topics = topic_sorted[np.r_[True, topic_sorted[1:] != topic_sorted[:-1]]] if len(topic_sorted) \
+        else np.zeros(0, dtype=np.int32)
+    if judged_only:
+        condensed = row >= 0
+        condensed[condensed] = qrels.row_judged[row[condensed]]
+        topic_sorted, row = topic_sorted[condensed], row[condensed]
+        position = group_positions(topic_sorted)
     return RankedRun(
         name=run.name,
         runid=run.runid,
         topic=topic_sorted,
         position=position,
         row=row,
-        topics=topic_sorted[np.r_[True, topic_sorted[1:] != topic_sorted[:-1]]] if len(topic_sorted)
-        else np.zeros(0, dtype=np.int32),
+        topics=topics,
         unknown_topics=matched.unknown_topics,
     )
 
@@ -227,7 +241,7 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     involved[1:] |= tied
     lines = ranked[involved]
     docno_rank = np.zeros(len(topic), dtype=np.int64)
-    docno_rank[lines] = pc.rank(run.docno.take(pa.array(lines)), sort_keys="ascending", tiebreaker="dense").to_numpy()
+    docno_rank[lines] = numpy_of(pc.rank(run.docno.take(arrow_of(lines)), sort_keys="ascending", tiebreaker="dense"))
     return np.lexsort((-docno_rank, -run.score, topic)).astype(index)
 
 
@@ -244,10 +258,10 @@ def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, repe
         where = np.flatnonzero(ranked_topic == t)
         if len(where) < 2:
             continue
-        docnos = run.docno.take(pa.array(ranked[where]))
+        docnos = run.docno.take(arrow_of(ranked[where]))
         if isinstance(docnos, pa.ChunkedArray):
             docnos = docnos.combine_chunks()
-        codes = pc.dictionary_encode(docnos).indices.to_numpy()
+        codes = numpy_of(pc.dictionary_encode(docnos).indices)
         seen = np.zeros(len(where), dtype=bool)
         first_of_code = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
         for j, code in enumerate(codes.tolist()):  # a topic's few documents

@@ -29,6 +29,7 @@ class RunScores:
     measures: list["Measure"]
     matrix: np.ndarray   # (topics, measures)
     mean: np.ndarray     # (measures,)
+    summary_rows: tuple = ()  # further (label, (measures,) values) rows printed after the mean (TRisk)
 
     def frame(self) -> pd.DataFrame:
         """One row per topic: index ``run`` (the source), columns ``runid``, ``topic`` and one per measure."""

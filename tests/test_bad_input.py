@@ -143,9 +143,9 @@ def test_a_file_that_is_no_run_stops_everything_before_anything_is_printed(tmp_p
 
 
 def test_skip_bad_also_skips_a_run_bad_past_its_first_lines(tmp_path):
-    lines = RUN.read_bytes().splitlines()
-    late = write(tmp_path, "late.txt", b"\n".join(lines * 2000 + [b"1 Q0 x 1 zzz r"]) + b"\n")
-    fails(invoke([QRELS, late]), f"{late}:{len(lines) * 2000 + 1}:", "score 'zzz' is not a number")
+    lines = [b"1 Q0 x%d %d %d r" % (k, k + 1, 100000 - k) for k in range(5000)]
+    late = write(tmp_path, "late.txt", b"\n".join(lines + [b"1 Q0 y 5001 zzz r"]) + b"\n")
+    fails(invoke([QRELS, late]), f"{late}:5001:", "score 'zzz' is not a number")
     result = invoke(["-n", "--skip-bad", QRELS, late, RUN])
     assert result.exit_code == 0 and len(result.stdout.splitlines()) == 2
 

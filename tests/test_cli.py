@@ -41,3 +41,23 @@ def test_a_measure_that_does_not_fit_the_qrels_fails_before_any_run_is_read(tmp_
         stderr = result.stderr.decode()
         assert result.returncode == 2 and result.stdout == b"", stderr
         assert "needs multi-aspect qrels" in stderr and "cannot open" not in stderr and "Traceback" not in stderr
+
+
+def test_evaluating_never_imports_pandas_or_the_other_commands():
+    """pandas (0.2 s), meta-evaluation and the axiom checker are for the library and the other commands."""
+    import subprocess
+    import sys
+
+    from conftest import SAMPLE
+
+    code = ("import sys\n"
+            "sys.argv = ['divaleval', '-m', 'all', sys.argv[1], sys.argv[2]]\n"
+            "from divaleval.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'pandas' or m.split('.')[:2] in "
+            "(['divaleval', 'meta'], ['divaleval', 'axioms'], ['divaleval', 'stats']))\n"
+            "print(loaded, file=sys.stderr)\n")
+    result = subprocess.run([sys.executable, "-c", code, str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs")],
+                            capture_output=True)
+    assert result.returncode == 0 and result.stdout.startswith(b"runid,topic,")
+    assert result.stderr.decode().strip().splitlines()[-1] == "[]"

@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 
-from . import axioms, compare, evaluate, meta, ndeval, simulate_preferences  # noqa: F401  (each registers its command)
+from . import evaluate, ndeval  # noqa: F401  (each registers its command; the others load when named, group.py)
 from .evaluate import evaluate_command
 from .group import main_group
 
@@ -21,9 +21,11 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``divaleval`` command."""
     # A reader that goes away (`| head`) ends this process as it ends cat and sort: quietly, by SIGPIPE
     # (status 141 in the shell), instead of Python's BrokenPipeError and click's exit status 1.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if hasattr(signal, "SIGPIPE"):  # (not on Windows)
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         sys.stdout.reconfigure(errors="surrogateescape")
         main_group.main(args=sys.argv[1:] if argv is None else list(argv), prog_name="divaleval")
-    except BrokenPipeError:  # where SIGPIPE could not be restored
-        os.kill(os.getpid(), signal.SIGPIPE)
+    except BrokenPipeError:  # where SIGPIPE could not be restored: quietly, with its status
+        sys.stderr.close()
+        os._exit(141)

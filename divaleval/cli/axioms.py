@@ -11,6 +11,7 @@ from ..errors import UsageError
 from ..output.axioms import AXIOM_FORMATS, write_report
 from .group import CONTEXT, main_group
 from .progress import Progress
+from .types import PlainInt
 
 EPILOG = """\b
 Examples:
@@ -57,11 +58,11 @@ def _explain(ctx: click.Context, _param: click.Parameter, value: tuple[str, ...]
 @click.option("-c", "--constraint", "constraints", multiple=True, metavar="NAME",
               help="Constraint to check (repeatable): Pri, Deep, DeepTh, CloseTh, Conf, AspDiv, Red, MRed, Sat, "
                    "AspRel (or its number); default: all ten.")
-@click.option("-n", "--cases", type=click.IntRange(min=1), default=DEFAULT_CASES, show_default=True,
+@click.option("-n", "--cases", type=PlainInt(min=1), default=DEFAULT_CASES, show_default=True,
               help="Random cases per constraint and relevance kind (binary, graded).")
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+@click.option("--seed", type=PlainInt(), default=DEFAULT_SEED, show_default=True,
               help="Seed of the random generation (same seed, same report).")
-@click.option("--max-length", type=click.IntRange(min=4), default=10, show_default=True, metavar="N",
+@click.option("--max-length", type=PlainInt(min=4), default=10, show_default=True, metavar="N",
               help="Documents in a generated ranking, and never more than a measure's cutoff (so that the "
                    "measure, not its cutoff, decides); DeepTh's rankings are 2n long.")
 @click.option("--gain", default="exp", show_default=True, metavar="TABLE",

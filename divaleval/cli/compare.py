@@ -12,6 +12,7 @@ from .group import CONTEXT, main_group
 from .progress import Progress
 from .scoring import (INPUTS_HELP, check_output_path, cluster_of, format_p, json_records, load_cube,
                       reported_errors, score_input_options, text_table)
+from .types import PlainFloat
 
 MAX_PLOTTED_PAIRS = 12
 
@@ -40,7 +41,7 @@ Examples:
                     short_help="Compare runs: differences, intervals, paired t, randomisation, Tukey HSD.")
 @score_input_options
 @click.option("--baseline", metavar="RUN", help="Compare every run with this one (its file, file name or runtag).")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+@click.option("--alpha", type=PlainFloat(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="The intervals are at level 1 - alpha.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="Output: a table, CSV (one row per measure and pair), JSON lines.")

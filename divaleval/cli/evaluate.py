@@ -12,7 +12,8 @@ from tabulate import tabulate
 
 from .. import __version__
 from ..api import (
-    check_stdin_once, load_aspects, load_preferences, load_qrels, make_settings, resolve_measures, score_runs,
+    check_stdin_once, load_aspects, load_preferences, load_qrels, make_settings, resolve_measures, risk_runs,
+    score_runs,
 )
 from ..compat import MODES
 from ..errors import DivalevalError, UsageError
@@ -23,6 +24,7 @@ from ..ranking import ORDERS
 from .group import CONTEXT, DEFAULT_COMMAND, PlainContext, main_group
 from .progress import Progress, count_runs
 from .scaleout import cluster_options, connect_cluster
+from .types import PlainFloat, PlainInt
 
 EPILOG = """\b
 Examples:
@@ -34,6 +36,9 @@ Examples:
   zcat run.gz | divaleval qrels.txt -
   divaleval --aspect rel=qrels --aspect trust=qtrust,bins=25:50:75 -m 'TOMA(m=nDCG)@10' runs/
   divaleval --prefs prefs.txt -m 'nPrf(p=rr,f=min)@20' runs/      # preference judgments, no QRELS
+  divaleval -J -m bpref -m map --rel-min 2 qrels.adhoc runs/      # condensed lists, relevant = level >= 2
+  divaleval --iprob topics.DINprob -m DIN#-nDCG@10 -m 'P+Q#@10' qrels.Dqrels runs/   # intent types
+  divaleval --baseline base.txt --risk-alpha 1 -m nDCG@20 qrels.txt runs/   # URisk per topic, TRisk
   divaleval --scheduler tcp://10.0.0.5:8786 -f json qrels.txt runs/ > scores.jsonl  # on a Dask cluster
 
 \b
@@ -55,7 +60,7 @@ class EvaluateCommand(click.Command):
         super().format_epilog(ctx, formatter)
         group = ctx.parent.command if ctx.parent else None
         if isinstance(group, click.Group):
-            rows = [(name, group.commands[name].get_short_help_str(80)) for name in group.list_commands(ctx)
+            rows = [(name, group.get_command(ctx, name).get_short_help_str(80)) for name in group.list_commands(ctx)
                     if name != DEFAULT_COMMAND]
             with formatter.section("Commands (each with its own --help)"):
                 formatter.write_dl(rows)
@@ -81,6 +86,9 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
                "gains --gain (default 2^L-1), weights --iprob (default uniform). Natively they use score "
                "order, the whole run and full precision; --compat reproduces a tool's order, depth and "
                "rounding (see README).")
+    click.echo("DIN-, DIN#- and P+Q measures read intent types, the 4th column of --iprob (inf or nav; "
+               "without it every intent is informational and they equal D-, D#- and IA-Q). Binary measures "
+               "count levels >= --rel-min as relevant; -J condenses every ranking to its judged documents.")
     ctx.exit(0)
 
 
@@ -96,7 +104,8 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Measure to compute (repeatable; default: the ndeval set). See --list-measures.")
 @click.option("--list-measures", is_flag=True, is_eager=True, expose_value=False, callback=_list_measures,
               help="List every measure with its parameters and definition, and exit.")
-@click.option("--iprob", metavar="FILE", help="Intent probabilities: topic intent probability [inf|nav].")
+@click.option("--iprob", metavar="FILE", help="Intent probabilities: topic intent probability [inf|nav] "
+                                               "(the type is read by the DIN- and P+Q measures).")
 @click.option("--aspect", "aspects", multiple=True, metavar="NAME=FILE[,..]",
               help="Multi-aspect qrels, one file per aspect (repeat; then QRELS is left out): "
                    "NAME=FILE[,labels=0:1:2][,embed=0:1.5:3][,gains=0:5:10][,bins=25:50:75]. "
@@ -117,22 +126,34 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
                    + "; ".join(f"{name}: {mode.summary}" for name, mode in sorted(MODES.items())) + ".")
 @click.option("-c", "--complete", is_flag=True,
               help="Average over every qrels topic; a topic missing from a run scores 0.")
-@click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N",
+@click.option("-M", "--depth", type=PlainInt(min=1), metavar="N",
               help="Evaluate only the first N documents of each topic.")
 @click.option("--dedupe", is_flag=True, help="Keep the first-ranked copy of a repeated docno instead of failing.")
+@click.option("-J", "--judged-only", is_flag=True,
+              help="Condensed lists (trec_eval's -J, NTCIREVAL's -j): remove the documents the qrels do not "
+                   "judge (after -M) before scoring, for every measure.")
+@click.option("--rel-min", type=PlainInt(min=1, max=32767), default=1, show_default=True, metavar="L",
+              help="Binary measures (AP, Prec, RR, bpref, I-rec, the ndeval set, ...) count levels >= L as "
+                   "relevant (trec_eval's -l, ir_measures' rel=); graded measures keep every level's gain.")
+@click.option("--baseline", metavar="RUN",
+              help="Risk-sensitive evaluation: print each run's risk-adjusted differences from this run per "
+                   "topic, their mean (URisk) and TRisk with its p-value, for every measure.")
+@click.option("--risk-alpha", type=PlainFloat(), default=None, metavar="A",
+              help="With --baseline: losses weigh 1+A (A >= 0; default 0).")
 @click.option("--skip-bad", is_flag=True,
               help="A run that cannot be read (or shares no topic with the qrels) is named in a warning and "
                    "left out; the others are scored (default: it stops everything, exit status 2).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="ndeval", show_default=True,
               help="Output format.")
 @click.option("-n", "--means-only", is_flag=True, help="Print only each run's mean row.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
+@click.option("-j", "--jobs", type=PlainInt(min=0), default=1, show_default=True, metavar="N",
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @cluster_options
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
 @click.version_option(__version__, "--version", prog_name="divaleval")
 def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe,
-                     skip_bad, fmt, means_only, jobs, scheduler, ship_runs, quiet):
+                     judged_only, rel_min, baseline, risk_alpha, skip_bad, fmt, means_only, jobs, scheduler, ship_runs,
+                     quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
@@ -150,9 +171,13 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         raise click.UsageError("expected QRELS and at least one RUN")
     else:
         qrels, runs = inputs[0], list(inputs[1:])
+    if risk_alpha is not None and baseline is None:
+        raise click.UsageError("--risk-alpha weighs losses against a baseline: give --baseline RUN")
+    if risk_alpha is not None and not (risk_alpha >= 0 and risk_alpha != float("inf")):
+        raise click.UsageError(f"--risk-alpha must be a number >= 0, not {risk_alpha}")
     try:
         chosen = resolve_measures(list(measures) or None)
-        make_settings(gain, topicwise, compat)
+        make_settings(gain, topicwise, compat, rel_min)
         aspect_specs = parse_aspect_specs(list(aspects))
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
@@ -162,15 +187,17 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
     cluster = None
     try:
         cluster = connect_cluster(scheduler, ship_runs, jobs, progress)  # before the qrels: fails fast
-        check_stdin_once(qrels or prefs, runs, iprob)
+        check_stdin_once(qrels or prefs, [*runs, *([baseline] if baseline else [])], iprob)
         progress.note(f"reading {'the aspects' if aspects else prefs or qrels}")
         loaded = load_aspects(aspect_specs) if aspects else load_preferences(prefs, compat) if prefs else \
             load_qrels(qrels, iprob, warn)
         progress.note("scoring runs")
-        for position, scores in enumerate(score_runs(
-                loaded, list(runs), chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
-                skip_bad=skip_bad, gain=gain, topicwise=topicwise, compat=compat, warn=warn, jobs=jobs,
-                scheduler=cluster)):
+        options = dict(order=order, depth=depth, complete=complete, dedupe=dedupe, skip_bad=skip_bad, gain=gain,
+                       topicwise=topicwise, compat=compat, warn=warn, jobs=jobs, judged_only=judged_only,
+                       rel_min=rel_min, scheduler=cluster)
+        scored = risk_runs(loaded, list(runs), baseline, chosen, risk_alpha=risk_alpha or 0.0, **options) \
+            if baseline else score_runs(loaded, list(runs), chosen, **options)
+        for position, scores in enumerate(scored):
             if position == 0:
                 writer.start()
             progress.clear()

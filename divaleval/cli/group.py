@@ -1,14 +1,22 @@
 """The click group every command joins: ``divaleval [OPTIONS] QRELS RUN...`` runs the default command.
 
 Each command lives in its own module of this package and registers itself with
-``@main_group.command``; ``cli/__init__.py`` imports them.
+``@main_group.command``. The default command and ndeval are imported with the
+package; the others (:data:`LAZY_COMMANDS`) only when named, or for ``--help``,
+so that evaluating runs never pays for importing what it does not use.
 """
 from __future__ import annotations
+
+import importlib
 
 import click
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 DEFAULT_COMMAND = "evaluate"
+
+# Commands imported only when named: command name -> module of this package.
+LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "meta": "meta",
+                 "simulate-preferences": "simulate_preferences", "validate": "validate"}
 
 IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
 
@@ -16,8 +24,16 @@ IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was
 class DefaultGroup(click.Group):
     """A group that runs its default command when the first argument names no command."""
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in LAZY_COMMANDS:
+            importlib.import_module(f"{__package__}.{LAZY_COMMANDS[name]}")  # registers the command
+        return super().get_command(ctx, name)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or args[0] not in self.commands:
+        if not args or args[0] not in self.list_commands(ctx):
             args = [DEFAULT_COMMAND, *args]
             ctx.meta[IMPLICIT] = True
         return super().parse_args(ctx, args)

@@ -14,6 +14,7 @@ from .group import CONTEXT, main_group
 from .progress import Progress
 from .scoring import (INPUTS_HELP, check_output_path, cluster_of, json_records, load_cube, reported_errors,
                       score_input_options, text_table)
+from .types import PlainFloat
 
 SECTIONS = ("tau-matrix", "tau", "power", "mu", "gold", "asl")
 DEFAULT_SECTIONS = ("tau-matrix", "power", "mu")
@@ -47,7 +48,7 @@ Examples:
 @click.option("-s", "--section", "sections", multiple=True, type=click.Choice(SECTIONS), help="What to print.")
 @click.option("--method", "methods", multiple=True, type=click.Choice(METHODS),
               help="Tests of discriminative power (default: both).")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+@click.option("--alpha", type=PlainFloat(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level; intervals are at level 1 - alpha.")
 @click.option("--gold", metavar="FILE", help="Gold preferences, lines 'topic runA runB winner'.")
 @click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",

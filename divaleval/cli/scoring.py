@@ -18,6 +18,7 @@ from ..meta import MISSING, ScoreCube
 from ..ranking import ORDERS
 from .progress import Progress, count_runs
 from .scaleout import cluster_options, connect_cluster
+from .types import PlainInt
 
 if TYPE_CHECKING:
     from ..cluster import Cluster
@@ -45,14 +46,14 @@ def score_input_options(command: Callable) -> Callable:
                      help="Topicwise levels of ad hoc measures."),
         click.option("--compat", type=click.Choice(sorted(MODES)), default=None,
                      help="A reference tool's conventions, as for evaluating."),
-        click.option("-M", "--depth", type=click.IntRange(min=1), metavar="N", help="Score the first N documents."),
+        click.option("-M", "--depth", type=PlainInt(min=1), metavar="N", help="Score the first N documents."),
         click.option("--dedupe", is_flag=True, help="Keep the first copy of a repeated docno."),
-        click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True, metavar="N",
+        click.option("-j", "--jobs", type=PlainInt(min=0), default=1, show_default=True, metavar="N",
                      help="Score runs in N processes (0: one per core)."),
         cluster_options,
-        click.option("-B", "--trials", type=click.IntRange(min=1), default=10_000, show_default=True, metavar="B",
+        click.option("-B", "--trials", type=PlainInt(min=1), default=10_000, show_default=True, metavar="B",
                      help="Trials of each randomised test."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+        click.option("--seed", type=PlainInt(min=0), default=0, show_default=True, metavar="N",
                      help="Seed of the randomised tests: the same seed, the same p-values."),
         click.option("-q", "--quiet", is_flag=True, help="No warnings, no progress bar."),
     ]

@@ -13,6 +13,7 @@ from ..errors import DivalevalError, UsageError, warn_to_stderr
 from ..io.preferences import format_preferences
 from ..model.preference_simulation import KINDS, TIE_RULES
 from .group import CONTEXT, main_group
+from .types import PlainInt
 
 EPILOG = """\b
 Examples:
@@ -45,11 +46,11 @@ winner' (triplets). Exit status 2 on a bad option or input.
               help="Pairwise judgments, triplets (conditional judgments), or both.")
 @click.option("--ties", type=click.Choice(TIE_RULES), default="random", show_default=True,
               help="A tie goes to a seeded coin, or to the docno first in byte order.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the coins that break ties.")
+@click.option("--seed", type=PlainInt(), default=0, show_default=True, help="Seed of the coins that break ties.")
 @click.option("--pool", "pool", multiple=True, metavar="RUN",
               help="Judge only documents ranked in the first --pool-depth of these runs (repeatable; "
                    "a directory: every run in it).")
-@click.option("--pool-depth", type=click.IntRange(min=1), default=20, show_default=True, metavar="N",
+@click.option("--pool-depth", type=PlainInt(min=1), default=20, show_default=True, metavar="N",
               help="Depth of the pool (score order).")
 @click.option("--compat", type=click.Choice(sorted(MODES)), default=None,
               help="Simulate as a reference tool does (evalir: an intent the given document covers counts 0.5).")

@@ -9,7 +9,7 @@ imports the model (:mod:`divaleval.model`) or anything above it.
 from .aspects import AspectSpec, AspectTable, parse_aspect_specs, read_aspect
 from .iprob import IntentProbabilities, read_iprob
 from .qrels import QrelsTable, read_qrels
-from .runs import RunTable, check_run_start, read_run
+from .runs import RunTable, read_run
 from .source import InputFile, expand_run_paths, read_input
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "read_qrels",
     "RunTable",
     "read_run",
-    "check_run_start",
     "IntentProbabilities",
     "read_iprob",
 ]

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from ..arrays import group_positions
+from ..arrays import arrow_of, group_positions
 from ..errors import InputError
-from .source import InputFile, peek_input, read_input
+from .source import InputFile, read_input
 from .table import (
     FLOAT, ID, PRESENT, RANK, TEXT, Factor, Lines, binary_array, decode, integer_array, memory_lines, read_columns,
 )
@@ -36,7 +36,7 @@ class RunTable(Lines):
 
     def take(self, rows: np.ndarray) -> "RunTable":
         """The run with only these lines (a new table; this one is unchanged)."""
-        return RunTable(self.name, self.runid, self.topic.take(rows), self.docno.take(pa.array(rows)),
+        return RunTable(self.name, self.runid, self.topic.take(rows), self.docno.take(arrow_of(rows)),
                         self.rank[rows], self.score[rows], np.asarray(self.line)[rows],
                         extra_fields=self.extra_fields)
 
@@ -94,10 +94,3 @@ def read_run(source: str | InputFile) -> RunTable:
                     rank_out_of_range=None if out_of_range is None else int(columns.lines[out_of_range]),
                     extra_fields=columns.extra_fields)
 
-
-def check_run_start(path: str) -> None:
-    """Read the first lines of a run file as :func:`read_run` would, so that a file that is no run
-    at all is reported before anything is printed (what cannot be peeked at is checked when read)."""
-    head = peek_input(path)
-    if head is not None and head.size:
-        read_run(head)

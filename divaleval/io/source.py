@@ -30,6 +30,8 @@ BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark: skipped at the start of a file
 STDIN_NAME = "-"
 STDIN_ONCE = "standard input ('-') can be read only once"
 HEAD = 1 << 16  # bytes enough to see a file's first line
+PEEK_LINES = 100      # lines of a run read, matched and ranked before anything is printed
+PEEK_BYTES = 1 << 26  # ... and at most this many bytes of them
 COPY_CHUNK = 1 << 20
 
 
@@ -143,25 +145,38 @@ def input_from_bytes(name: str, data: bytes) -> InputFile:
 
 
 def peek_input(path: str) -> InputFile | None:
-    """The whole lines among the first bytes of a regular file (decompressed if gzip), as an input of
-    the same name, for a cheap check before anything is printed; None for what cannot be read twice
-    (standard input, pipes) or cannot be opened (the full read reports it)."""
+    """The first lines of a regular file (decompressed if gzip), whole, as an input of the same name,
+    for a cheap check before anything is printed; None for what cannot be read twice (standard input,
+    pipes) or cannot be opened (the full read reports it)."""
     if path == STDIN_NAME:
         return None
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # never opened: opening a pipe would take its data
             return None
         with open(path, "rb") as handle:
-            head = handle.read(HEAD)
-            if head[:2] == GZIP_MAGIC:
+            if handle.read(2) == GZIP_MAGIC:
                 handle.seek(0)
                 with gzip.GzipFile(fileobj=handle, mode="rb") as unzipped:
-                    head = unzipped.read(HEAD)
+                    return _first_lines(display_name(path), unzipped)
+            handle.seek(0)
+            return _first_lines(display_name(path), handle)
     except (OSError, EOFError, zlib.error):
         return None
-    if len(head) == HEAD:  # only whole lines: the last one may be cut
-        head = head[: head.rfind(b"\n") + 1]
-    return InputFile(display_name(path), data=head)
+
+
+def _first_lines(name: str, stream: BinaryIO) -> InputFile | None:
+    """The first :data:`PEEK_LINES` lines, however long (up to :data:`PEEK_BYTES` in all)."""
+    lines = []
+    size = 0
+    for _ in range(PEEK_LINES):
+        line = stream.readline(PEEK_BYTES - size + 1)
+        if not line:
+            break
+        size += len(line)
+        if size > PEEK_BYTES:
+            break  # a line longer than anything a run holds: the full read names it
+        lines.append(line)
+    return InputFile(name, data=b"".join(lines)) if lines or size == 0 else None
 
 
 def _spooled(name: str, stream: BinaryIO) -> InputFile:

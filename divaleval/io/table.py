@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ..arrays import arrow_of, numpy_of, texts_of
 from ..errors import InputError
 from ..memory import release_unused_memory
 from .source import BOM, InputFile
@@ -238,9 +239,8 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     if not first or _IS_SPACE[head[0]] or (b" " in first) == (b"\t" in first):
         return None  # empty, indented, or no single separator on the first line
     sep = b" " if b" " in first else b"\t"
-    # Any other whitespace anywhere (a carriage return would even end a line for Arrow): careful path.
-    if any(source.contains(bytes([c])) for c in WHITESPACE if bytes([c]) != sep):
-        return None
+    if source.contains(b"\r"):
+        return None  # Arrow would end a line there; for every reader here it is whitespace
     width = len(kinds)
     if extra_fields != "error":  # fields past the last are ignored
         width = first.count(sep) + 1  # (every line must have as many as the first)
@@ -248,7 +248,8 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
             return None
     names = [f"f{j}" for j in range(width)]
     # A large input's numbers go straight into arrays of their final size (no second copy at the end).
-    rows_expected = source.count_lines() if source.size > BIG_INPUT else None
+    numbers = any(kind in (INT, RANK, FLOAT) for kind in kinds)
+    rows_expected = source.count_lines() if numbers and source.size > BIG_INPUT else None
     parts = [_Numbers(kind, rows_expected) if kind in (INT, RANK, FLOAT) else [] for kind in kinds]
     rows = 0
     try:
@@ -292,14 +293,16 @@ def _arrow_batches(source: InputFile, sep: str, names: list[str], kinds: list[st
 
 
 def _fast_part(column: pa.Array, kind: str):
-    """One batch's column, checked (no empty field) and converted as far as it can be alone."""
+    """One batch's column, checked (no empty field, no whitespace the single separator left inside a
+    field) and converted as far as it can be alone."""
     if kind in (ID, DOCID, LEVEL):
         values = column.dictionary
     elif kind in (INT, RANK, FLOAT):
-        values = None  # an empty field is not a number
+        values = None  # an empty field, or whitespace in one, is not a number
     else:
         values = column
-    if values is not None and len(values) and pc.min(pc.binary_length(values)).as_py() == 0:
+    if values is not None and len(values) and (pc.min(pc.binary_length(values)).as_py() == 0
+                                               or _holds_space(values)):
         return _REFUSED
     if kind == PRESENT:
         return None
@@ -354,6 +357,15 @@ class _Numbers:
         return (values, None) if self.kind == RANK else values
 
 
+def _holds_space(values: pa.Array) -> bool:
+    """Whether the bytes of a binary or string array hold any whitespace (one scan of its data)."""
+    data = values.buffers()[2]
+    if data is None:
+        return False
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=len(values) + 1, offset=values.offset * 4)
+    return bool(_IS_SPACE_NL[np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]].any())
+
+
 class RowLines:
     """The line numbers of a file read row for row (row r is line r + 1), without an array of them."""
 
@@ -406,7 +418,9 @@ def _careful_split(source: InputFile, width: int, refuse_extra: bool, blank_line
         line_parts.append(first_line + kept.astype(np.int64))
         table = pacsv.read_csv(
             pa.py_buffer(normalised),
-            read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
+            # One Arrow block for the whole normalised block: a line of any length fits.
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
+                                           block_size=max(1 << 20, len(normalised) + 1)),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
                                              escape_char=False, ignore_empty_lines=True),
             convert_options=pacsv.ConvertOptions(column_types={name: pa.binary() for name in names},
@@ -480,17 +494,17 @@ def _convert(column: pa.ChunkedArray, kind: str, name: str):
     if kind == TEXT:
         return column
     if kind == STR:
-        return np.array([decode(v) if isinstance(v, bytes) else v for v in column.to_pylist()], dtype=object)
+        return np.array([text for chunk in column.chunks for text in texts_of(chunk)], dtype=object)
     if kind in (ID, DOCID, LEVEL):
         encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
         encoded = encoded.unify_dictionaries()
         dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.binary())
-        codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in encoded.chunks]) \
+        codes = np.concatenate([numpy_of(chunk.indices) for chunk in encoded.chunks]) \
             if encoded.num_chunks else np.zeros(0, dtype=np.int32)
         codes = codes.astype(np.int32, copy=False)
         if kind == DOCID:
             return Factor(codes, dictionary.cast(pa.binary()))
-        labels = [decode(v) if isinstance(v, bytes) else v for v in dictionary.to_pylist()]
+        labels = texts_of(dictionary)
         if kind == ID:
             return Factor(codes, np.array(labels, dtype=object))
         levels = np.empty(len(labels), dtype=np.int64)
@@ -508,7 +522,8 @@ def _convert(column: pa.ChunkedArray, kind: str, name: str):
 
 def _level(text: str, bad, name: str) -> int:
     if not LEVEL_TEXT.fullmatch(text):
-        raise bad(f"{name} {text!r} is neither an integer nor an NTCIR level L<k>")
+        shown = text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
+        raise bad(f"{name} {shown!r} is neither an integer nor an NTCIR level L<k>")
     value = int(text[1:] if text[:1] == "L" else text)
     if not LEVEL_MIN <= value <= LEVEL_MAX:
         raise bad(f"{name} {text} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
@@ -516,16 +531,19 @@ def _level(text: str, bad, name: str) -> int:
 
 
 def _first_false(mask: pa.ChunkedArray | pa.Array) -> int | None:
-    values = mask.to_numpy(zero_copy_only=False) if isinstance(mask, pa.Array) else \
-        np.concatenate([chunk.to_numpy(zero_copy_only=False) for chunk in mask.chunks]) if mask.num_chunks \
-        else np.zeros(0, dtype=bool)
+    values = numpy_of(mask)
     bad = ~values
     return int(np.argmax(bad)) if bad.any() else None
 
 
+SHOWN = 60  # characters of a bad value a message shows
+
+
 def _text_of(column, row: int) -> str:
+    """The value at ``row``, as a message shows it: a long one cut short."""
     value = column[row].as_py()
-    return decode(value) if isinstance(value, bytes) else str(value)
+    text = decode(value) if isinstance(value, bytes) else str(value)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
 
 
 _DIGIT_OR_MINUS = np.zeros(256, dtype=bool)
@@ -553,24 +571,24 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
     clip: a value beyond 64 bits is clipped to the nearest int64 instead of
     refused, and the result is (values, row of the first such value or None).
     """
-    text = column.cast(pa.string())
-    if _only_digits_and_minus(text):  # the usual case: no regex over every value
+    if _only_digits_and_minus(column):  # the usual case: no regex over every value
         try:
-            values = pc.cast(text, pa.int64()).to_numpy()
+            values = numpy_of(pc.cast(column.cast(pa.string()), pa.int64()))
             return (values, None) if clip else values
         except pa.ArrowInvalid:
             pass
     row = _first_false(pc.match_substring_regex(column, INTEGER_PATTERN))
     if row is not None:
         raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not an integer")
+    text = column.cast(pa.string())  # every value ASCII now
     if pc.any(pc.starts_with(text, "+")).as_py():
         text = pc.replace_substring_regex(text, r"^\+", "")
     try:
-        values = pc.cast(text, pa.int64()).to_numpy()
+        values = numpy_of(pc.cast(text, pa.int64()))
         return (values, None) if clip else values
     except pa.ArrowInvalid:  # beyond 64 bits
         pass
-    lengths = pc.binary_length(text).to_numpy()
+    lengths = numpy_of(pc.binary_length(text))
     long = np.flatnonzero(lengths >= 19)
     big = {int(row): int(_text_of(text, row)) for row in long}
     beyond = [row for row, value in big.items() if not INT64_MIN <= value <= INT64_MAX]
@@ -578,8 +596,8 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
         raise _BadValue(int(long[0]) if len(long) else 0, f"{name} cannot be read as an integer")
     if not clip:
         raise _BadValue(beyond[0], f"{name} {big[beyond[0]]} is out of range (it must fit in 64 bits)")
-    fitted = pc.if_else(pa.array(np.isin(np.arange(len(text)), beyond)), "0", text.combine_chunks())
-    values = pc.cast(fitted, pa.int64()).to_numpy(zero_copy_only=False).copy()
+    mask = pc.not_equal(arrow_of(np.isin(np.arange(len(text)), beyond).astype(np.int32)), 0)
+    values = numpy_of(pc.cast(pc.if_else(mask, "0", text.combine_chunks()), pa.int64())).copy()
     for row in beyond:
         values[row] = INT64_MAX if big[row] > 0 else INT64_MIN
     return values, beyond[0]
@@ -588,7 +606,7 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
 def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
     """ASCII reals (sign, digits, point, exponent, inf) as float64; NaN refused."""
     if pa.types.is_floating(column.type):
-        values = column.to_numpy()
+        values = numpy_of(column)
         bad = np.isnan(values)
         if bad.any():
             raise _BadValue(int(np.argmax(bad)), f"{name} is not a number")
@@ -596,7 +614,7 @@ def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
     row = _first_false(pc.match_substring_regex(column, REAL_PATTERN))
     if row is not None:
         raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not a number")
-    return pc.cast(column.cast(pa.string()), pa.float64()).to_numpy()
+    return numpy_of(pc.cast(column.cast(pa.string()), pa.float64()))
 
 
 # -- small files, field by field -----------------------------------------------------

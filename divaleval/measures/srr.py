@@ -11,6 +11,7 @@ from .strec import ZHAI
 
 @measure(
     name="S-RR@100%",
+    binary=True,
     summary="1 / the first rank at which every intent is covered (0 if never)",
     cutoff=NONE,
     citation=ZHAI,

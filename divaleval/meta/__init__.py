@@ -4,13 +4,15 @@
 * :func:`rank_correlation`: Kendall's tau-b between measures' system rankings, with Fisher-z intervals;
 * :func:`pair_significance`, :func:`power_summary`, :func:`asl_curves`: discriminative power;
 * :func:`metric_unanimity`: Metric Unanimity (Amigó et al. 2018);
-* :func:`gold_agreement`: agreement with gold preferences (Sakai & Zeng 2019).
+* :func:`gold_agreement`: agreement with gold preferences (Sakai & Zeng 2019);
+* :func:`risk_scores`, :func:`risk_frame`: URisk and TRisk against a baseline run (Dinçer et al. 2014).
 """
 from .compare import compare_runs, topic_differences
 from .correlation import rank_correlation, tau_matrix
 from .cube import MISSING, ScoreCube, cube_from_frame, cube_from_scores, cube_from_tables
 from .gold import gold_agreement
 from .power import METHODS, asl_curves, pair_significance, power_summary
+from .risk import RISK_COLUMNS, risk_frame, risk_scores
 from .unanimity import metric_unanimity
 
 __all__ = [
@@ -29,4 +31,7 @@ __all__ = [
     "asl_curves",
     "metric_unanimity",
     "gold_agreement",
+    "risk_scores",
+    "risk_frame",
+    "RISK_COLUMNS",
 ]

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..arrays import all_distinct, dense_rank, first_tie
+from ..arrays import all_distinct, arrow_of, dense_rank, first_tie, numpy_of
 from ..errors import InputError, WarningSink, describe_ids, warn_to_stderr
 from ..ids import natural_key, sort_labels
 from ..io.iprob import IntentProbabilities
@@ -53,6 +53,7 @@ class Qrels:
     rel_count: np.ndarray        # (T, I) relevant documents of each intent (0 for padding)
     weights: np.ndarray          # (T, I) intent weights P(i) (uniform unless an iprob file is given)
     iprob: IntentProbabilities | None = None
+    navigational: np.ndarray | None = None  # (T, I) bool: intents typed nav by the iprob file (else inf)
     adhoc: bool = False              # every judgment is for intent "0" (an ad hoc qrels file)
     aspects: list | None = None      # multi-aspect qrels: the Aspect of each intent column
     preferences: object | None = None  # preference judgments: a model.preferences.PreferenceJudgments
@@ -100,6 +101,14 @@ class Qrels:
         return (self.levels >= 1).any(axis=1)
 
     @cached_property
+    def row_judged(self) -> np.ndarray:
+        """Rows judged in trec_eval's sense: some level >= 0 (a row only ever judged negative, TREC's -2,
+        is "pooled but not judged" there); what a condensed list (``--judged-only``) and bpref keep."""
+        columns = self.n_intents[self.row_topic]  # a topic's own columns; the others are padding
+        own = np.arange(self.max_intents)[None, :] < columns[:, None]
+        return (np.where(own, self.levels, -1).max(axis=1, initial=-1) >= 0) | (columns == 0)
+
+    @cached_property
     def relevant_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(pointer, intent, level): judged row r is relevant to intent columns
         ``intent[pointer[r]:pointer[r+1]]`` (ascending), at those levels."""
@@ -121,7 +130,7 @@ class Qrels:
         """(int32) each docno's position among the judged docnos, -1 for one never judged:
         one Arrow lookup, in a hash table of the judged docnos only."""
         found = pc.index_in(docnos, value_set=self.docnos)
-        return found.fill_null(-1).to_numpy().astype(np.int32, copy=False)
+        return numpy_of(found, null=-1).astype(np.int32, copy=False)
 
     @cached_property
     def _row_of_docno(self) -> np.ndarray:
@@ -159,7 +168,8 @@ class Qrels:
         unknown_topics: set[str] = set()
         unknown_intents: list[str] = []
         given = np.zeros(weights.shape, dtype=bool)
-        for tid, iid, p in zip(iprob.topic, iprob.intent, iprob.probability):
+        navigational = np.zeros(weights.shape, dtype=bool)
+        for tid, iid, p, kind in zip(iprob.topic, iprob.intent, iprob.probability, iprob.kind):
             sums[tid] = sums.get(tid, 0.0) + float(p)
             t = topic_of.get(tid)
             if t is None:
@@ -171,6 +181,7 @@ class Qrels:
             else:
                 weights[t, c] = p
                 given[t, c] = True
+                navigational[t, c] = kind == "nav"
         if unknown_topics:
             warn(f"{iprob.name}: topics not in the qrels are ignored: "
                  f"{describe_ids(sorted(unknown_topics, key=natural_key))}")
@@ -193,16 +204,55 @@ class Qrels:
         if missing:
             warn(f"{iprob.name}: no probabilities for topics {describe_ids(missing)}; "
                  f"their intents get weight 0")
-        return dataclasses.replace(self, weights=weights, iprob=iprob)
+        return dataclasses.replace(self, weights=weights, iprob=iprob,
+                                   navigational=navigational if navigational.any() else None)
+
+    # -- a relevance threshold (--rel-min) ------------------------------------------
+    def at_relevance_level(self, level: int) -> "Qrels":
+        """These qrels as binary measures see them with the relevance threshold ``level``
+        (trec_eval's -l): levels 1 .. level-1 become 0 (judged non-relevant), and intents left
+        without a relevant document stop counting (uniform weights are recomputed over the others;
+        given probabilities stay as given). Rows are unchanged, so a ranked run's rows still point
+        at the right documents. Built once per level, kept in :attr:`cache`.
+        """
+        if level <= 1:
+            return self
+        key = ("relevance level", level)
+        if key not in self.cache:
+            levels = np.where((self.levels >= 1) & (self.levels < level), 0, self.levels).astype(self.levels.dtype)
+            width = self.max_intents
+            counts = np.bincount((self.row_topic[:, None] * width + np.arange(width)).ravel()[(levels >= 1).ravel()],
+                                 minlength=self.n_topics * width).reshape(self.n_topics, width)
+            kept = counts > 0
+            column = np.cumsum(kept, axis=1) - 1           # each kept intent's column once the others go
+            n_columns = max(int(kept.sum(axis=1).max(initial=0)), 1)
+            compact = np.zeros((len(levels), n_columns), dtype=levels.dtype)
+            rel_count = np.zeros((self.n_topics, n_columns), dtype=np.int64)
+            weights = np.zeros((self.n_topics, n_columns))
+            navigational = None if self.navigational is None else np.zeros((self.n_topics, n_columns), dtype=bool)
+            for c in range(width):
+                topics = np.flatnonzero(kept[:, c])
+                rows = np.flatnonzero(kept[self.row_topic, c])
+                compact[rows, column[self.row_topic[rows], c]] = levels[rows, c]
+                rel_count[topics, column[topics, c]] = counts[topics, c]
+                weights[topics, column[topics, c]] = self.weights[topics, c]
+                if navigational is not None:
+                    navigational[topics, column[topics, c]] = self.navigational[topics, c]
+            if self.iprob is None:
+                weights = np.where(rel_count > 0, 1.0 / np.maximum((rel_count > 0).sum(axis=1), 1)[:, None], 0.0)
+            intent_ids = [[ids[c] for c in np.flatnonzero(kept[t, :len(ids)])] for t, ids in enumerate(self.intent_ids)]
+            self.cache[key] = dataclasses.replace(self, levels=compact, rel_count=rel_count, weights=weights,
+                                                  navigational=navigational, intent_ids=intent_ids)
+        return self.cache[key]
 
 
 def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array]:
     """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary."""
     docnos = labels if isinstance(labels, pa.Array) else binary_array(labels)
-    order = pc.sort_indices(docnos).to_numpy()
+    order = numpy_of(pc.sort_indices(docnos))
     remap = np.empty(len(docnos), dtype=np.int64)
     remap[order] = np.arange(len(docnos))
-    return remap[codes], docnos.take(pa.array(order))
+    return remap[codes], docnos.take(arrow_of(order))
 
 
 def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:

@@ -38,10 +38,11 @@ class Writer:
         pass
 
     def rows(self, scores: RunScores):
-        """(topic, values) pairs to print for a run, the mean last."""
+        """(topic, values) pairs to print for a run: the topics, the mean, then any summary rows."""
         if not self.means_only:
             yield from zip(scores.topic_ids, scores.matrix)
         yield MEAN_TOPIC, scores.mean
+        yield from scores.summary_rows
 
 
 def csv_field(text: str) -> str:

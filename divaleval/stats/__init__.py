@@ -3,7 +3,8 @@
 * :func:`paired_t` (with the interval and effect size of the mean difference),
   :func:`randomisation_test` (Fisher, two-sided), :func:`randomised_tukey_hsd`,
   :func:`paired_bootstrap` (studentised, Sakai 2006), :func:`holm`;
-* :func:`kendall_tau_b`, :func:`fisher_interval`, :func:`systems_from_pairs`.
+* :func:`kendall_tau_b`, :func:`fisher_interval`, :func:`systems_from_pairs`;
+* :func:`risk_adjusted`, :func:`risk_test`: URisk and TRisk against a baseline (Dinçer et al. 2014).
 
 Randomised procedures take a seed (an int, a SeedSequence or a Generator) and
 run their trials in blocks (:mod:`divaleval.stats.blocks`), each with a stream
@@ -16,6 +17,7 @@ from .distributions import t_quantile, t_two_sided
 from .kendall import fisher_interval, kendall_tau_b, preference_tau, systems_from_pairs, tau_b
 from .paired import PairedT, all_pairs, baseline_pairs, differences, paired_t
 from .randomisation import randomisation_test
+from .risk import RiskTest, risk_adjusted, risk_test
 from .tukey import randomised_tukey_hsd
 
 __all__ = [
@@ -40,4 +42,7 @@ __all__ = [
     "differences",
     "t_two_sided",
     "t_quantile",
+    "RiskTest",
+    "risk_adjusted",
+    "risk_test",
 ]

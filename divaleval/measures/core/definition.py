@@ -114,6 +114,8 @@ class MeasureDef:
     check_binding: a test of the bound parameters and cutoff together (run when
         a measure is parsed); check_qrels: a test of the measure against the
         judgments (run before the first run is read). Each returns the problem, or None.
+    binary: the measure sees a document only as relevant (a level >= 1, or >= the threshold
+        ``--rel-min`` sets) or not; graded measures see the levels themselves.
     """
 
     name: str
@@ -126,6 +128,7 @@ class MeasureDef:
     judgments: str = INTENTS
     check_binding: BindingCheck | None = field(default=None, compare=False)
     check_qrels: QrelsCheck | None = field(default=None, compare=False)
+    binary: bool = False        # sees only whether a level reaches the relevance threshold (--rel-min)
 
     def __reduce__(self):
         # A definition travels (to a worker process) by name: its kernel may be a closure.

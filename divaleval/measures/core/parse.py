@@ -57,7 +57,11 @@ def _measures_of(text: str) -> list[Measure]:
     for key, required in alias.accepted if alias else ():
         given = params.pop(key, required)
         if given != required:
-            raise UsageError(f"{key}={given} of {alias.tool} has no equivalent in divaleval (only {key}={required})")
+            options = {"rel": f"--rel-min {given} (for every binary measure)",   # what stands for it
+                       "judged_only": "-J (condensed lists, for every measure)"}
+            hint = f"; give {options[key]}" if key in options else ""
+            raise UsageError(f"{key}={given} of {alias.tool} has no equivalent in divaleval (only {key}={required})"
+                             + hint)
     if match["cutoff"] is None:
         if alias is not None and alias.cutoffs:
             return [definition.bind(params, k) for k in alias.cutoffs]

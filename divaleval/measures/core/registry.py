@@ -30,11 +30,13 @@ def measure(
     check_binding: BindingCheck | None = None,
     check_qrels: QrelsCheck | None = None,
     formula: str | None = None,
+    binary: bool = False,
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register ``kernel`` as the measure family ``name``.
 
     formula: the definition, for the documentation; default the kernel's
     docstring (give it where one kernel serves two names).
+    binary: the measure sees only whether a document is relevant (``--rel-min`` moves the threshold).
     """
 
     def register(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
@@ -43,7 +45,7 @@ def measure(
         REGISTRY[name] = MeasureDef(
             name=name, summary=summary, params=tuple(params), cutoff=cutoff, citation=citation, kernel=kernel,
             doc=formula or (kernel.__doc__ or "").strip(), judgments=judgments, check_binding=check_binding,
-            check_qrels=check_qrels,
+            check_qrels=check_qrels, binary=binary,
         )
         return kernel
 

@@ -17,9 +17,13 @@ NDEVAL_SET = [
 # What NTCIR's diversity tasks report.
 NTCIR_SET = [f"{name}@{k}" for k in (10, 20, 30) for name in ("I-rec", "D-nDCG", "D#-nDCG")]
 
+# What NTCIR-10 INTENT-2 reported at cutoff 10, intent types included (DIN-NTCIR-eval, DIN-NTCIR-PQeval).
+INTENT2_SET = ["I-rec@10", "D-nDCG@10", "D#-nDCG@10", "DIN-nDCG@10", "DIN#-nDCG@10", "P+Q@10", "P+Q#@10"]
+
 MEASURE_SETS: dict[str, list[str]] = {
     "ndeval": NDEVAL_SET,
     "ntcir": NTCIR_SET,
+    "intent2": INTENT2_SET,
 }
 
 DEFAULT_SET = "ndeval"

@@ -25,7 +25,7 @@ def _register(member: Member) -> None:
                       "Definitions: see :mod:`divaleval.measures.ncu.kernels` "
                       "(e.g. Q@k = (1/min(k,R)) sum I(r) BR(r)).")
     measure(name=member.name, summary=member.summary + " (topicwise gains)", params=member.params,
-            cutoff=member.cutoff, citation=SAKAI_ZENG)(kernel)
+            cutoff=member.cutoff, citation=SAKAI_ZENG, binary=member.binary)(kernel)
 
 
 for _member in members(ADHOC):

@@ -9,13 +9,15 @@ Conventions may round GG and the components of D# (``--compat``).
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from ...context import RunContext
 from ..core import REQUIRED, Param, in_unit_interval, measure
 from ..core.kernels import covered_intent_share
 from .family import D, D_SHARP, Member, member_value, members
-from .lists import global_gain_list
+from .lists import GainList, global_gain_list
 
 SAKAI_SONG = ("Sakai, Song. Evaluating diversified search results using per-intent graded relevance. "
               "SIGIR 2011; NTCIREVAL (Sakai)")
@@ -24,6 +26,7 @@ GAMMA = Param("gamma", float, 0.5, "weight of I-rec in D#", in_unit_interval)
 
 intent_recall = measure(
     name="I-rec",
+    binary=True,
     summary="share of the intents (with a relevant document) covered by the top k",
     cutoff=REQUIRED,
     citation=SAKAI_SONG,
@@ -31,30 +34,40 @@ intent_recall = measure(
 )(covered_intent_share)
 
 
-def _register_d(member: Member) -> None:
+def register_global_forms(prefix: str, gain_list: Callable[[RunContext], GainList], gain_text: str,
+                          summary_suffix: str, citation: str) -> None:
+    """Register ``<prefix>-M`` for every member with a D form and ``<prefix>#-M`` for every one with a D#
+    form: the member on the gains ``gain_list(ctx)``, and gamma I-rec@k + (1 - gamma) that (the D- and
+    D#-measures here; the DIN- and DIN#-measures in :mod:`.intent_types`)."""
+    for member in members(D):
+        _register_form(prefix, member, gain_list, gain_text, summary_suffix, citation)
+    for member in members(D_SHARP):
+        _register_sharp(prefix, member, gain_list, citation)
+
+
+def _register_form(prefix: str, member: Member, gain_list, gain_text: str, summary_suffix: str,
+                   citation: str) -> None:
     def kernel(ctx: RunContext, *, cutoff: int | None, **params) -> np.ndarray:
-        return member_value(global_gain_list(ctx), member, cutoff, params)
+        return member_value(gain_list(ctx), member, cutoff, params)
 
-    kernel.__doc__ = f"D-{member.name}@k = {member.name}@k computed on the global gain GG(d) = sum_i P(i) gain(L_i(d))"
-    measure(name=f"D-{member.name}", summary=f"{member.summary}, on global gains", params=member.params,
-            cutoff=member.cutoff, citation=SAKAI_SONG)(kernel)
+    kernel.__doc__ = f"{prefix}-{member.name}@k = {member.name}@k computed on {gain_text}"
+    measure(name=f"{prefix}-{member.name}", summary=f"{member.summary}, {summary_suffix}", params=member.params,
+            cutoff=member.cutoff, citation=citation)(kernel)
 
 
-def _register_d_sharp(member: Member) -> None:
+def _register_sharp(prefix: str, member: Member, gain_list, citation: str) -> None:
     name = member.sharp_name or member.name
 
     def kernel(ctx: RunContext, *, cutoff: int, gamma: float, **params) -> np.ndarray:
         conventions = ctx.settings.conventions
         irec = conventions.round_components(intent_recall(ctx, cutoff=cutoff))
-        d = conventions.round_components(member_value(global_gain_list(ctx), member, cutoff, params))
-        return gamma * irec + (1.0 - gamma) * d
+        value = conventions.round_components(member_value(gain_list(ctx), member, cutoff, params))
+        return gamma * irec + (1.0 - gamma) * value
 
-    kernel.__doc__ = f"D#-{name}@k = gamma I-rec@k + (1 - gamma) D-{member.name}@k"
-    measure(name=f"D#-{name}", summary=f"gamma I-rec@k + (1-gamma) D-{member.name}@k",
-            params=(GAMMA, *member.params), cutoff=REQUIRED, citation=SAKAI_SONG)(kernel)
+    kernel.__doc__ = f"{prefix}#-{name}@k = gamma I-rec@k + (1 - gamma) {prefix}-{member.name}@k"
+    measure(name=f"{prefix}#-{name}", summary=f"gamma I-rec@k + (1-gamma) {prefix}-{member.name}@k",
+            params=(GAMMA, *member.params), cutoff=REQUIRED, citation=citation)(kernel)
 
 
-for _member in members(D):
-    _register_d(_member)
-for _member in members(D_SHARP):
-    _register_d_sharp(_member)
+register_global_forms("D", global_gain_list, "the global gain GG(d) = sum_i P(i) gain(L_i(d))", "on global gains",
+                      SAKAI_SONG)

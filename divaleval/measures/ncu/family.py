@@ -27,6 +27,7 @@ from .kernels import (
     err,
     irbu,
     normalised,
+    p_plus,
     precision,
     q_measure,
     rbp,
@@ -76,6 +77,8 @@ FAMILY = (
     _member("iRBU", irbu, (P_IRBU,), OPTIONAL, "intentwise rank-biased utility: sum of P_ERR(r) p^r",
             ADHOC, D, D_SHARP, IA, sharp_name="RBU"),
     _member("niRBU", normalised(irbu), (P_IRBU,), OPTIONAL, "iRBU over the ideal list's iRBU", ADHOC),
+    _member("P+", p_plus, (BETA,), OPTIONAL, "mean BR at the relevant ranks down to the first rank of the "
+            "largest gain in the top k (P-plus, for navigational needs)", ADHOC, D, IA),
 )
 BY_NAME = {m.name: m for m in FAMILY}
 

@@ -28,7 +28,7 @@ def _register(member: Member) -> None:
 
     kernel.__doc__ = f"IA-{member.name}@k = sum_i P(i) {member.name}_i@k over the intents with a relevant document"
     measure(name=f"IA-{member.name}", summary=f"sum over intents of P(i) times {member.name} on the intent's gains",
-            params=member.params, cutoff=member.cutoff, citation=AGRAWAL)(kernel)
+            params=member.params, cutoff=member.cutoff, citation=AGRAWAL, binary=member.binary)(kernel)
 
 
 for _member in members(IA):

@@ -11,6 +11,8 @@ documents with a gain, hg the largest gain of the ideal list. At cutoff k:
 * s(r) = g(r)/(hg+1), P_ERR(r) = s(r) prod_{t<r} (1 - s(t))
 * ERR@k = sum P_ERR(r)/r;  EBR@k = sum P_ERR(r) BR(r);  iRBU@k = sum P_ERR(r) p^r
 * RBP@k = (1-p) sum p^(r-1) g(r)/hg
+* P+@k = (1/C(rp)) sum_{r<=rp} I(r) BR(r), rp the first rank <= k holding the largest gain
+  of the top k (Sakai's P-plus; 0 without a relevant document in the top k)
 * nERR, nEBR, nRBP, niRBU: over the same measure of the ideal list.
 
 Without a cutoff a measure covers the whole list. Each kernel takes a
@@ -113,6 +115,18 @@ def rbp(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
 
 def irbu(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
     return _sum(gl, cutoff, _err_probability(gl) * _powers(gl, p, 0.0))
+
+
+def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
+    """P+ (Sakai 2006; NTCIREVAL's P-plus) on the list cut at ``cutoff``: the mean BR(r) over the
+    relevant ranks r <= rp, the preferred rank rp being the first that holds the list's largest gain."""
+    within = _within(gl, cutoff)
+    top = np.where(within, gl.gains, -np.inf).max(axis=1, initial=-np.inf)
+    at_top = within & (gl.gains == top[:, None])
+    preferred = np.argmax(at_top, axis=1)  # the entry of rp (0 where no entry is relevant)
+    upto = within & (np.arange(gl.gains.shape[1])[None, :] <= preferred[:, None])
+    total = np.where(upto, _blended_ratio(gl, beta), 0.0).sum(axis=1)
+    return divide_or_zero(total, upto.sum(axis=1), where=at_top.any(axis=1))
 
 
 def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:

@@ -10,6 +10,7 @@ from .gains import ALPHA, normalised
 
 @measure(
     name="alpha-DCG",
+    binary=True,
     summary="novelty-discounted DCG@k over an ideal where every rank covers every intent",
     params=[ALPHA],
     cutoff=REQUIRED,

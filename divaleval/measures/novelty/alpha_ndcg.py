@@ -10,6 +10,7 @@ from .gains import ALPHA, over_ideal
 
 @measure(
     name="alpha-nDCG",
+    binary=True,
     summary="alpha-DCG@k over the alpha-DCG@k of the greedy ideal ranking",
     params=[ALPHA],
     cutoff=REQUIRED,

@@ -10,6 +10,7 @@ from .gains import ALPHA, normalised
 
 @measure(
     name="ERR-IA",
+    binary=True,
     summary="novelty gains discounted by 1/r, over an ideal where every rank covers every intent",
     params=[ALPHA],
     cutoff=REQUIRED,

@@ -10,6 +10,7 @@ from .gains import ALPHA, over_ideal
 
 @measure(
     name="nERR-IA",
+    binary=True,
     summary="ERR-IA@k over the ERR-IA@k of the greedy ideal ranking",
     params=[ALPHA],
     cutoff=REQUIRED,

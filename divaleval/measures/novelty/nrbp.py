@@ -11,6 +11,7 @@ from .gains import nrbp as nrbp_value
 
 @measure(
     name="NRBP",
+    binary=True,
     summary="rank-biased precision of the novelty gains, over the whole ranking (or the top k)",
     params=[ALPHA, BETA],
     cutoff=OPTIONAL,

@@ -1,0 +1,32 @@
+"""Option values as plain ASCII numbers: Python's int() and float() would also take ``1_000``, other
+scripts' digits (``٣``) and, for reals, ``nan``; an option refuses them as a file's field is refused."""
+from __future__ import annotations
+
+import re
+
+import click
+
+INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
+REAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?)", re.ASCII | re.IGNORECASE)
+
+
+class PlainInt(click.IntRange):
+    """An integer option (optionally within a range) written with ASCII digits."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not INTEGER.fullmatch(value):
+            self.fail(f"{value!r} is not an integer (ASCII digits, an optional sign)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class PlainFloat(click.FloatRange):
+    """A real option (optionally within a range) written as C writes numbers; NaN refused."""
+
+    name = "number"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not REAL.fullmatch(value):
+            self.fail(f"{value!r} is not a number (ASCII digits, sign, point, exponent)", param, ctx)
+        return super().convert(value, param, ctx)

@@ -1,0 +1,58 @@
+"""bpref, binary preference (Buckley & Voorhees 2004), as trec_eval computes it.
+
+For one topic with R relevant and N judged non-relevant documents:
+
+    bpref = (1/R) sum over the relevant documents d of the ranking of
+            1 - min(n_d, R) / min(N, R)     (1 when n_d = 0)
+
+with n_d the judged non-relevant documents ranked above d. Unjudged documents
+count for nothing, so bpref is the same on a condensed list (``-J``). A document
+is relevant when its topicwise level (ad hoc qrels: its level; intentwise
+qrels: the ``--topicwise`` level) reaches 1, or the ``--rel-min`` threshold; a
+judged document below it is non-relevant. As in trec_eval, a document judged
+only negatively (TREC's -2) is "pooled but not judged": in neither count.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..context import RunContext
+from ..model.gains import topicwise_levels
+from ..model.qrels import Qrels
+from .core import measure, memoised
+from .core.kernels import divide_or_zero
+
+
+@memoised
+def judged_classes(qrels: Qrels, topicwise: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(relevant row?, judged non-relevant row?, R per topic, N per topic) of these qrels."""
+    level = qrels.levels[:, 0] if qrels.adhoc else topicwise_levels(qrels.levels, topicwise)
+    relevant = qrels.row_judged & (level >= 1)
+    nonrelevant = qrels.row_judged & (level < 1)
+    return (relevant, nonrelevant, np.bincount(qrels.row_topic[relevant], minlength=qrels.n_topics),
+            np.bincount(qrels.row_topic[nonrelevant], minlength=qrels.n_topics))
+
+
+@measure(
+    name="bpref",
+    summary="share of the judged non-relevant documents (the first R) ranked below each relevant one "
+            "(trec_eval's bpref)",
+    citation="Buckley, Voorhees. Retrieval evaluation with incomplete information. SIGIR 2004 (trec_eval's bpref)",
+    binary=True,
+)
+def bpref(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
+    """bpref = (1/R) sum_{relevant d ranked} (1 - min(n_d, R) / min(N, R)), n_d the judged non-relevant above d"""
+    relevant_row, nonrelevant_row, rel_total, nonrel_total = judged_classes(ctx.qrels, ctx.settings.topicwise)
+    slot, scored = ctx.run_slots
+    row = ctx.run.row
+    lines = np.flatnonzero(scored & (row >= 0))  # judged documents of the scored topics, in rank order
+    topic, row = slot[lines], row[lines]
+    relevant, nonrelevant = relevant_row[row], nonrelevant_row[row].astype(np.int64)
+    seen = np.cumsum(nonrelevant) - nonrelevant      # judged non-relevant documents before each, over topics
+    first = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, dtype=bool)
+    above = seen - seen[first][np.cumsum(first) - 1]  # ... within its topic
+    r_total, n_total = rel_total[ctx.topics][topic], nonrel_total[ctx.topics][topic]
+    share = np.minimum(above, r_total) / np.maximum(np.minimum(n_total, r_total), 1)
+    terms = np.where(relevant, np.where(above > 0, 1.0 - share, 1.0), 0.0)
+    total = np.bincount(topic, weights=terms, minlength=ctx.n_topics)  # added in rank order, as trec_eval
+    return divide_or_zero(total, rel_total[ctx.topics])
