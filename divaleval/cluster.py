@@ -154,7 +154,9 @@ class Cluster:
         self.address = address
         self.ship_runs = ship_runs
         self.batch_runs = batch_runs
+        self.client = None
         self._local = None
+        self._config = None
         self._outstanding: set = set()
         workers = parse_local(address)
         if workers is None and _looks_like_file(address) and not os.path.isfile(address):
@@ -176,7 +178,7 @@ class Cluster:
             else:
                 self.client = distributed.Client(address, timeout=connect_seconds, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
-            self._close_local()
+            self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {address} ({exc}); is `dask scheduler` "
                                "running there?") from None
         try:
@@ -216,6 +218,7 @@ class Cluster:
         """A back end of :meth:`Evaluator.score_all`: each run's raw scores (or error), in run order."""
         client = self.client
         shared = client.scatter(evaluator, broadcast=True, hash=False)
+        self._outstanding.add(shared)
         pending: deque = deque()
         window = TASKS_PER_THREAD * self.slots
         try:
@@ -251,7 +254,7 @@ class Cluster:
         client = self.client
         shared = client.scatter(block_fn, broadcast=True, hash=False)
         tasks = client.map(run_block, list(blocks), block_fn=shared, pure=False)
-        self._outstanding.update(tasks)
+        self._outstanding.update([shared, *tasks])
         pending = deque(tasks)
         try:
             while pending:
@@ -278,21 +281,24 @@ class Cluster:
         """Cancel tasks no longer wanted (the job stopped early, or is done with its shared data)."""
         tasks = [task for task in tasks if task is not None]
         self._outstanding.difference_update(tasks)
-        if tasks and self.client.status == "running":
+        client = self.client  # None once closed (a job's generator may be let go after the connection)
+        if tasks and client is not None and client.status == "running":
             try:
-                self.client.cancel(tasks)
+                client.cancel(tasks)
             except Exception:  # noqa: BLE001 - the connection is going: the scheduler forgets them anyway
                 pass
 
     def close(self) -> None:
         """Cancel what is left of this connection's jobs and disconnect (a ``local`` cluster is shut down)."""
-        client = getattr(self, "client", None)
+        client = self.client
         if client is not None:
             self._cancel(list(self._outstanding))
             client.close()
             self.client = None
         self._close_local()
-        self._config.__exit__(None, None, None)
+        if self._config is not None:
+            self._config.__exit__(None, None, None)
+            self._config = None
 
     def _close_local(self) -> None:
         if self._local is not None:
