@@ -19,7 +19,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# Scoring and resampling on real Dask clusters (a scheduler and workers started by the tests; about a minute).
+# Scoring and resampling on real Dask clusters (a scheduler and workers started by the tests; 1-3 minutes).
 test-dask: $(STAMP)
 	$(BIN)/python -m pytest -m dask
 

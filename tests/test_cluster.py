@@ -133,6 +133,13 @@ def test_means_only_and_runs_read_from_bytes_sent_by_the_client(cluster):
 
 
 @pytest.mark.dask
+def test_risk_against_a_baseline_gives_the_same_bytes(cluster):
+    done = same_as_in_process(["--baseline", RUNS / "bm25.txt", "--risk-alpha", "1", "-f", "json", QRELS, RUNS],
+                              cluster.address)
+    assert done.returncode == 0 and done.stdout
+
+
+@pytest.mark.dask
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_trec2012_baselines_give_the_same_bytes_in_every_format(cluster, fmt):
     data = shared_path("data", "trec-web", "2012")
