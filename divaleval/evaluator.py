@@ -203,8 +203,15 @@ class Evaluator:
         that a file that is no run, or repeats a docno at once, is reported before anything is printed)."""
         head = peek_input(path)
         if head is not None:
-            rank_matched(match_run(read_run(head), self.qrels, judgments=False), self.qrels, order=self.order,
-                         duplicates=self.duplicates)
+            ranked = rank_matched(match_run(read_run(head), self.qrels, judgments=False), self.qrels,
+                                  order=self.order, duplicates=self.duplicates)
+            if head.whole and not self.complete and not len(ranked.topics):
+                raise self._no_common_topic(ranked)
+
+    def _no_common_topic(self, ranked: RankedRun) -> InputError:
+        return InputError(ranked.name, None, "no topic of the run is in the qrels "
+                          f"(run topics: {describe_ids(ranked.unknown_topics, 5)}; qrels topics: "
+                          f"{describe_ids(list(self.qrels.topic_ids), 5)}); with -c every qrels topic scores 0")
 
     def _scored(self, prepared) -> RunScores | None:
         """The finished scores of a run being prepared, or None for a bad run skipped."""
@@ -261,10 +268,7 @@ class Evaluator:
                             f"{describe_ids(ranked.unknown_topics)}")
         topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
         if not len(topics):  # a mean over no topic would be a number made up
-            raise InputError(ranked.name, None, "no topic of the run is in the qrels "
-                             f"(run topics: {describe_ids(ranked.unknown_topics, 5)}; qrels topics: "
-                             f"{describe_ids(list(self.qrels.topic_ids), 5)}); with -c every qrels topic "
-                             "scores 0")
+            raise self._no_common_topic(ranked)
         matrix = score_matrix(self.qrels, ranked, self.measures, topics, self.settings)
         return RawScores(source, ranked.name, ranked.runid, topics, self.settings.conventions.round_values(matrix),
                          messages)

@@ -231,3 +231,18 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     process.stdout.close()  # as `| head -1` does
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == -signal.SIGPIPE and stderr == b""
+
+
+def test_a_short_run_without_a_common_topic_stops_everything_before_anything_is_printed(tmp_path):
+    """A run whose first 100 lines are the whole file is checked for a common topic before any output."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "a.txt").write_bytes(RUN.read_bytes())
+    (folder / "b.txt").write_bytes(b"wt09-1 Q0 d01 1 2 r\n")
+    fails(invoke([QRELS, folder]), f"{folder / 'b.txt'}:", "no topic of the run is in the qrels")
+
+
+def test_a_rank_of_400_digits_is_out_of_range_not_a_traceback(tmp_path):
+    run = write(tmp_path, "r.txt", b"1 Q0 d01 " + b"1" * 400 + b" 2 r\n1 Q0 d02 1 1 r\n")
+    fails(invoke(["--order", "rank", QRELS, run]), f"{run}:1:", "rank is out of range")
+    assert invoke(["-q", QRELS, run]).exit_code == 0

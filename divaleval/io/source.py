@@ -46,6 +46,7 @@ class InputFile:
         self._data = data
         self._path = path
         self._spool = spool  # the temporary copy of a stream (removed with this object)
+        self.whole = True     # False for the first lines of a longer file (peek_input)
 
     @property
     def data(self) -> bytes:
@@ -176,7 +177,11 @@ def _first_lines(name: str, stream: BinaryIO) -> InputFile | None:
         if size > PEEK_BYTES:
             break  # a line longer than anything a run holds: the full read names it
         lines.append(line)
-    return InputFile(name, data=b"".join(lines)) if lines or size == 0 else None
+    if not lines and size:
+        return None
+    head = InputFile(name, data=b"".join(lines))
+    head.whole = not stream.read(1)  # the first lines are the whole file
+    return head
 
 
 def _spooled(name: str, stream: BinaryIO) -> InputFile:

@@ -590,12 +590,12 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
         pass
     lengths = numpy_of(pc.binary_length(text))
     long = np.flatnonzero(lengths >= 19)
-    big = {int(row): int(_text_of(text, row)) for row in long}
+    big = {int(row): int(text[int(row)].as_py()) for row in long}
     beyond = [row for row, value in big.items() if not INT64_MIN <= value <= INT64_MAX]
     if not beyond:
         raise _BadValue(int(long[0]) if len(long) else 0, f"{name} cannot be read as an integer")
     if not clip:
-        raise _BadValue(beyond[0], f"{name} {big[beyond[0]]} is out of range (it must fit in 64 bits)")
+        raise _BadValue(beyond[0], f"{name} {_text_of(text, beyond[0])} is out of range (it must fit in 64 bits)")
     mask = pc.not_equal(arrow_of(np.isin(np.arange(len(text)), beyond).astype(np.int32)), 0)
     values = numpy_of(pc.cast(pc.if_else(mask, "0", text.combine_chunks()), pa.int64())).copy()
     for row in beyond:
