@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import logging
 import os
-from importlib.metadata import version as installed_version
+import re
 import stat
 from collections import deque
 from dataclasses import dataclass
+from importlib.metadata import version as installed_version
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import DivalevalError, InputError, UsageError
@@ -127,7 +128,7 @@ def parse_local(address: str) -> int | None:
     count = address[len(LOCAL) + 1:] if ":" in address else ""
     if not count:
         return os.cpu_count() or 1
-    if not count.isdigit() or int(count) < 1:
+    if not re.fullmatch(r"[0-9]+", count) or int(count) < 1:  # plain ASCII digits, as every option takes
         raise UsageError(f"--scheduler local:N takes a number of workers >= 1, not {count!r}")
     return int(count)
 
