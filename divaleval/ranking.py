@@ -53,13 +53,19 @@ class MatchedRun:
     run: RunTable
     topic: np.ndarray          # int32: qrels index of each line's topic (past the qrels for topics they lack)
     unknown_topics: list[str]  # run topics the qrels lack, in natural order
-    judged_code: np.ndarray    # int32: each line's docno among the judged docnos, -1 if never judged
+    row: np.ndarray            # int32: each line's judged row in the qrels, -1 if unjudged
     repeat_topics: np.ndarray  # the topics (indices as ``topic``) that list some docno twice
 
 
+# A run whose topics hold this many lines on average is matched topic by topic (small hash tables, one
+# pass for judgments and repeats); one with many short topics in one pass over the whole run.
+TOPIC_BY_TOPIC_LINES = 64
+
+
 def match_run(run: RunTable, qrels: Qrels, judgments: bool = True) -> MatchedRun:
-    """Each line's topic index and judged docno, and the topics listing a docno twice; no Python
-    object per line: one Arrow lookup among the judged docnos, and one small hash per topic.
+    """Each line's topic index and judged row, and the topics listing a docno twice, without a Python
+    object per line: per topic, one Arrow hash of its judged docnos and the run's (or, for runs of many
+    short topics, one lookup among all judged docnos and one hash of the run's).
 
     judgments: False leaves every docno unjudged (no lookup): enough to check a run's form.
     """
@@ -71,17 +77,61 @@ def match_run(run: RunTable, qrels: Qrels, judgments: bool = True) -> MatchedRun
         after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
         label_topic[unknown] = [after[str(labels[j])] for j in unknown]
     topic = label_topic[run.topic.codes]
-    judged = qrels.judged_codes(run.docno) if judgments else np.full(len(topic), -1, dtype=np.int32)
-    return MatchedRun(run, topic, unknown_ids, judged, _repeat_topics(run, topic))
-
-
-def _repeat_topics(run: RunTable, topic: np.ndarray) -> np.ndarray:
-    """The topics in which some docno occurs twice (a per-topic distinct count: small hash tables)."""
     segments, lines = _topic_segments(topic)
+    if len(topic) >= TOPIC_BY_TOPIC_LINES * (len(segments) - 1):
+        row, repeats = _match_by_topic(run, topic, segments, lines, qrels, judgments)
+    else:
+        row, repeats = _match_whole(run, topic, qrels, judgments)
+    return MatchedRun(run, topic, unknown_ids, row, repeats)
+
+
+def _match_by_topic(run: RunTable, topic: np.ndarray, segments: np.ndarray, lines: np.ndarray | None,
+                    qrels: Qrels, judgments: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(judged row of each line, topics repeating a docno), one topic's lines at a time: the topic's
+    judged docnos and the run's docnos of the topic encoded together, the judged first, so that a code
+    below their number is a judged row and a code met twice a repeat."""
     docnos = run.docno if lines is None else run.docno.take(arrow_of(lines))
-    repeats = [int(topic[a] if lines is None else topic[lines[a]]) for a, b in zip(segments[:-1], segments[1:])
-               if b - a > 1 and pc.count_distinct(docnos.slice(a, b - a)).as_py() < b - a]
-    return np.array(sorted(repeats), dtype=np.int32)
+    if isinstance(docnos, pa.ChunkedArray):
+        docnos = docnos.combine_chunks()
+    grouped_topic = topic if lines is None else topic[lines]
+    judged, bounds = qrels.judged_by_topic
+    row = np.full(len(topic), -1, dtype=np.int32)
+    codes = np.empty(len(topic), dtype=np.int64)
+    base = 0
+    for a, b in zip(segments[:-1].tolist(), segments[1:].tolist()):
+        t = int(grouped_topic[a])
+        lo, hi = (int(bounds[t]), int(bounds[t + 1])) if judgments and t < qrels.n_topics else (0, 0)
+        part = docnos.slice(a, b - a)
+        encoded = pc.dictionary_encode(pa.concat_arrays([judged.slice(lo, hi - lo), part]) if hi > lo else part)
+        code = numpy_of(encoded.indices)[hi - lo:]
+        hit = code < hi - lo
+        row[a:b][hit] = lo + code[hit]
+        codes[a:b] = base + code
+        base += len(encoded.dictionary)
+    repeated = np.bincount(codes, minlength=base)[codes] > 1
+    repeats = np.unique(grouped_topic[repeated]).astype(np.int32)
+    if lines is not None:
+        row[lines] = row.copy()
+    return row, repeats
+
+
+def _match_whole(run: RunTable, topic: np.ndarray, qrels: Qrels, judgments: bool
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(judged row of each line, topics repeating a docno) in one pass over the whole run."""
+    if judgments:
+        code = qrels.judged_codes(run.docno)
+        row = np.full(len(topic), -1, dtype=np.int32)
+        judged = np.flatnonzero(code >= 0)
+        row[judged] = qrels.rows_of(np.minimum(topic[judged], qrels.n_topics), code[judged])
+    else:
+        row = np.full(len(topic), -1, dtype=np.int32)
+    encoded = pc.dictionary_encode(run.docno)
+    docno = np.concatenate([numpy_of(chunk.indices) for chunk in encoded.chunks]).astype(np.int64) \
+        if isinstance(encoded, pa.ChunkedArray) else numpy_of(encoded.indices).astype(np.int64)
+    key = topic.astype(np.int64) * (int(docno.max(initial=0)) + 1) + docno
+    order = np.argsort(key, kind="stable")
+    repeated = key[order][1:] == key[order][:-1]
+    return row, np.unique(topic[order][1:][repeated]).astype(np.int32)
 
 
 def _topic_segments(topic: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -146,10 +196,7 @@ def rank_matched(
         ranked = _identity(ranked, len(topic))[keep]
         topic_sorted, position = topic_sorted[keep], position[keep]
     del keep
-    judged = _taken(matched.judged_code, ranked)
-    row = np.full(len(topic_sorted), -1, dtype=np.int32)
-    found = np.flatnonzero(judged >= 0)
-    row[found] = qrels.rows_of(topic_sorted[found], judged[found])
+    row = _taken(matched.row, ranked)
     topics = topic_sorted[np.r_[True, topic_sorted[1:] != topic_sorted[:-1]]] if len(topic_sorted) \
         else np.zeros(0, dtype=np.int32)
     if judged_only:
@@ -180,7 +227,7 @@ def _lines_read(matched: MatchedRun, lines_per_topic: int | None, score_floor: f
         keep &= matched.run.score > score_floor
     rows = np.flatnonzero(keep)
     topic = matched.topic[rows]
-    return MatchedRun(matched.run.take(rows), topic, matched.unknown_topics, matched.judged_code[rows],
+    return MatchedRun(matched.run.take(rows), topic, matched.unknown_topics, matched.row[rows],
                       np.intersect1d(matched.repeat_topics, topic).astype(np.int32))
 
 

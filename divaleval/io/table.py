@@ -241,6 +241,11 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     sep = b" " if b" " in first else b"\t"
     if source.contains(b"\r"):
         return None  # Arrow would end a line there; for every reader here it is whitespace
+    # Other whitespace inside a field: ids are checked in their (small) dictionaries; a file with
+    # text columns (a run's docnos) is scanned once for it, cheaper than scanning those columns.
+    text_columns = any(kind in (TEXT, PRESENT, STR) for kind in kinds)
+    if text_columns and any(source.contains(bytes([c])) for c in WHITESPACE if c not in sep + b"\r"):
+        return None
     width = len(kinds)
     if extra_fields != "error":  # fields past the last are ignored
         width = first.count(sep) + 1  # (every line must have as many as the first)
@@ -293,8 +298,9 @@ def _arrow_batches(source: InputFile, sep: str, names: list[str], kinds: list[st
 
 
 def _fast_part(column: pa.Array, kind: str):
-    """One batch's column, checked (no empty field, no whitespace the single separator left inside a
-    field) and converted as far as it can be alone."""
+    """One batch's column, checked (no empty field; no whitespace the single separator left inside an
+    id, the file having been scanned for it if it has text columns) and converted as far as it can be
+    alone."""
     if kind in (ID, DOCID, LEVEL):
         values = column.dictionary
     elif kind in (INT, RANK, FLOAT):
@@ -302,7 +308,7 @@ def _fast_part(column: pa.Array, kind: str):
     else:
         values = column
     if values is not None and len(values) and (pc.min(pc.binary_length(values)).as_py() == 0
-                                               or _holds_space(values)):
+                                               or (kind in (ID, DOCID, LEVEL) and _holds_space(values))):
         return _REFUSED
     if kind == PRESENT:
         return None

@@ -142,6 +142,13 @@ class Qrels:
         row[docno[single]] = np.flatnonzero(single)
         return row
 
+    @cached_property
+    def judged_by_topic(self) -> tuple[pa.Array, np.ndarray]:
+        """(the docno of every judged row, rows grouped by topic; each topic's first row, and the end):
+        a run is matched topic by topic against these, in small hash tables."""
+        docnos = self.docnos.take(arrow_of(self.row_key % max(len(self.docnos), 1)))
+        return docnos, np.searchsorted(self.row_topic, np.arange(self.n_topics + 1))
+
     def rows_of(self, topic: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
         """Judged row of each (topic index, docno code) pair, -1 where unjudged."""
         row = np.where(docno_code >= 0, self._row_of_docno[np.maximum(docno_code, 0)], -1)
