@@ -106,16 +106,6 @@ class InputFile:
                 last = block[-1:]
         return count + (last != b"\n")
 
-    def last_byte(self) -> bytes:
-        """The input's last byte (empty for an empty input)."""
-        if self._data is not None:
-            return self._data[-1:]
-        with self.open() as handle:
-            if not self.size:
-                return b""
-            handle.seek(-1, os.SEEK_END)
-            return handle.read(1)
-
     def line_bytes(self, line: int) -> bytes:
         """Line ``line`` (1-based) without its line end (empty past the end), a leading BOM left out."""
         with self.open() as handle:

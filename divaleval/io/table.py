@@ -243,12 +243,8 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
         return None  # Arrow would end a line there; for every reader here it is whitespace
     # Other whitespace inside a field: ids are checked in their (small) dictionaries; a file with
     # text columns (a run's docnos) is scanned once for it, cheaper than scanning those columns.
-    # An empty field (two separators in a row, one at a line's end) likewise: text columns are
-    # neither scanned nor, for fields only checked to be there, even built.
     text_columns = any(kind in (TEXT, PRESENT, STR) for kind in kinds)
-    if text_columns and (any(source.contains(bytes([c])) for c in WHITESPACE if c not in sep + b"\r")
-                         or any(source.contains(pair) for pair in (sep + sep, sep + b"\n", b"\n" + sep))
-                         or source.last_byte() == sep):
+    if text_columns and any(source.contains(bytes([c])) for c in WHITESPACE if c not in sep + b"\r"):
         return None
     width = len(kinds)
     if extra_fields != "error":  # fields past the last are ignored
@@ -260,12 +256,11 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     numbers = any(kind in (INT, RANK, FLOAT) for kind in kinds)
     rows_expected = source.count_lines() if numbers and source.size > BIG_INPUT else None
     parts = [_Numbers(kind, rows_expected) if kind in (INT, RANK, FLOAT) else [] for kind in kinds]
-    built = [j for j, kind in enumerate(kinds) if kind != PRESENT]  # fields only checked to be there
     rows = 0
     try:
-        for batch in _arrow_batches(source, sep.decode(), [names[j] for j in built], names, kinds):
-            for column, j in zip(batch.columns, built):
-                part = _fast_part(column, kinds[j])
+        for batch in _arrow_batches(source, sep.decode(), names, kinds):
+            for j, kind in enumerate(kinds):
+                part = _fast_part(batch.column(j), kind)
                 if part is _REFUSED:
                     return None
                 parts[j].append(part)
@@ -282,8 +277,7 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     return Columns(source, fields, RowLines(rows), extra_fields != "error" and width > len(kinds))
 
 
-def _arrow_batches(source: InputFile, sep: str, built: list[str], names: list[str], kinds: list[str]
-                   ) -> Iterator[pa.RecordBatch]:
+def _arrow_batches(source: InputFile, sep: str, names: list[str], kinds: list[str]) -> Iterator[pa.RecordBatch]:
     """The file parsed by Arrow: whole for a run (read in a thread of its own), batch by batch for a
     large input (parsed by Arrow's threads), so that only the columns kept are ever held whole."""
     read_options = pacsv.ReadOptions(column_names=names, use_threads=source.size > BIG_INPUT)
@@ -291,7 +285,8 @@ def _arrow_batches(source: InputFile, sep: str, built: list[str], names: list[st
                                        ignore_empty_lines=False)
     convert_options = pacsv.ConvertOptions(
         column_types={names[j]: _ARROW_TYPES[kind] for j, kind in enumerate(kinds)},
-        include_columns=built, null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False)
+        include_columns=names[: len(kinds)], null_values=[], strings_can_be_null=False,
+        quoted_strings_can_be_null=False)
     if source.size <= BIG_INPUT:
         table = pacsv.read_csv(source.arrow_input(), read_options=read_options, parse_options=parse_options,
                                convert_options=convert_options)
@@ -306,12 +301,15 @@ def _fast_part(column: pa.Array, kind: str):
     """One batch's column, checked (no empty field; no whitespace the single separator left inside an
     id, the file having been scanned for it if it has text columns) and converted as far as it can be
     alone."""
-    # Text fields: the file was scanned for empty fields and whitespace; numbers: an empty field, or
-    # whitespace in one, is no number. Ids: their dictionary is checked.
     if kind in (ID, DOCID, LEVEL):
         values = column.dictionary
-        if len(values) and (pc.min(pc.binary_length(values)).as_py() == 0 or _holds_space(values)):
-            return _REFUSED
+    elif kind in (INT, RANK, FLOAT):
+        values = None  # an empty field, or whitespace in one, is not a number
+    else:
+        values = column
+    if values is not None and len(values) and (pc.min(pc.binary_length(values)).as_py() == 0
+                                               or (kind in (ID, DOCID, LEVEL) and _holds_space(values))):
+        return _REFUSED
     if kind == PRESENT:
         return None
     if kind in (INT, RANK):
