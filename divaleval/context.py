@@ -41,6 +41,7 @@ class Hits:
         self.hit_position = position                      # (n,) its 1-based rank
         self.column = group_positions(slot) - 1           # (n,) its column in the (T, H) grid
         self.width = max(int(self.column.max(initial=-1)) + 1, 1)
+        self._cell = slot * self.width + self.column      # (n,) its cell in the grid, flattened
         self.position = self.grid(position, PAST_END)     # (T, H); PAST_END pads
         pointer, intents, levels = qrels.relevant_pairs
         start = pointer[row]
@@ -55,19 +56,21 @@ class Hits:
 
     def grid(self, values: np.ndarray, fill) -> np.ndarray:
         """(T, H) grid of per-hit ``values``, ``fill`` where there is no hit."""
-        out = np.full((self.n_topics, self.width), fill, dtype=np.result_type(values.dtype, np.dtype(type(fill))))
-        out[self.slot, self.column] = values
-        return out
+        out = np.full(self.n_topics * self.width, fill, dtype=np.result_type(values.dtype, np.dtype(type(fill))))
+        out[self._cell] = values  # a flat index: much cheaper than indexing by (row, column)
+        return out.reshape(self.n_topics, self.width)
 
     @cached_property
     def _key_layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """Pairs grouped by (topic, intent), rank order kept: (order, key row, column, width)."""
+        """Pairs grouped by (topic, intent), rank order kept: (order, cell in the flattened by-intent
+        grid, column, width)."""
         keys = self.pair_key
         order = np.argsort(keys.astype(np.int16) if self.n_topics * self.n_columns < 2 ** 15 else keys,
                            kind="stable")
         sorted_keys = keys[order]
         column = group_positions(sorted_keys) - 1
-        return order, sorted_keys, column, max(int(column.max(initial=-1)) + 1, 1)
+        width = max(int(column.max(initial=-1)) + 1, 1)
+        return order, sorted_keys * width + column, column, width
 
     @cached_property
     def pair_prior(self) -> np.ndarray:
@@ -79,17 +82,17 @@ class Hits:
 
     def by_intent(self, values: np.ndarray, fill) -> np.ndarray:
         """(T * I, W) grid of per-pair ``values`` by (topic, intent), in rank order; ``fill`` pads."""
-        order, sorted_keys, column, width = self._key_layout
-        out = np.full((self.n_topics * self.n_columns, width), fill,
+        order, cell, _, width = self._key_layout
+        out = np.full(self.n_topics * self.n_columns * width, fill,
                       dtype=np.result_type(values.dtype, np.dtype(type(fill))))
-        out[sorted_keys, column] = values[order]
-        return out
+        out[cell] = values[order]
+        return out.reshape(self.n_topics * self.n_columns, width)
 
     def from_by_intent(self, grid: np.ndarray) -> np.ndarray:
         """The per-pair values of a :meth:`by_intent` grid, in pair order."""
-        order, sorted_keys, column, _ = self._key_layout
+        order, cell, _, _ = self._key_layout
         values = np.empty(len(order), dtype=grid.dtype)
-        values[order] = grid[sorted_keys, column]
+        values[order] = grid.reshape(-1)[cell]
         return values
 
     @cached_property
@@ -155,8 +158,13 @@ class RunContext:
 
     @cached_property
     def run_slots(self) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`slots` of every ranked document of the run."""
-        return self.slots(self.run.topic)
+        """:meth:`slots` of every ranked document of the run (looked up once per topic: a run is
+        grouped by topic)."""
+        topic = self.run.topic
+        starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else topic[:0]
+        lengths = np.diff(np.r_[starts, len(topic)])
+        slot, scored = self.slots(topic[starts])
+        return np.repeat(slot, lengths), np.repeat(scored, lengths)
 
     @cached_property
     def ranking_lengths(self) -> np.ndarray:
@@ -167,12 +175,9 @@ class RunContext:
     @cached_property
     def hits(self) -> Hits:
         qrels, run = self.qrels, self.run
-        row = run.row
-        relevant = row >= 0
-        relevant[relevant] = qrels.row_relevant[row[relevant]]
         slot, scored = self.run_slots
-        scored = scored & relevant
-        return Hits(slot[scored], run.position[scored], row[scored], qrels, self.n_topics)
+        hit = np.flatnonzero(scored & qrels.row_relevant_padded[run.row])
+        return Hits(slot[hit], run.position[hit], run.row[hit], qrels, self.n_topics)
 
 
 def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | None) -> np.ndarray:

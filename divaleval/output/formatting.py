@@ -7,6 +7,9 @@ even, as glibc's printf does; what differs is NaN, which C on x86-64 prints as
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+
+import numpy as np
 
 
 def c_fixed(value: float, digits: int = 6) -> str:
@@ -16,3 +19,18 @@ def c_fixed(value: float, digits: int = 6) -> str:
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     return "%.*f" % (digits, value)
+
+
+@lru_cache(maxsize=16)
+def _row_template(width: int, digits: int, sep: str) -> str:
+    return sep.join([f"%.{digits}f"] * width)
+
+
+def c_fixed_rows(matrix: np.ndarray, digits: int = 6, sep: str = ",") -> list[str]:
+    """Each row of a 2-d ``matrix`` as its values printed by :func:`c_fixed`, joined by ``sep``
+    (one formatting operation per row: output is a hot path for many runs of many topics)."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    if not np.isfinite(matrix).all():
+        return [sep.join(c_fixed(v, digits) for v in row) for row in matrix.tolist()]
+    template = _row_template(matrix.shape[1], digits, sep)
+    return [template % tuple(row) for row in matrix.tolist()]

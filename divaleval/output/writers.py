@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
+import numpy as np
 from tabulate import tabulate
 
 from ..results import RunScores
-from .formatting import c_fixed
+from .formatting import c_fixed, c_fixed_rows
 
 FORMATS = ("ndeval", "trec", "table", "json")
 MEAN_TOPIC = "amean"
@@ -59,10 +60,10 @@ class NdevalWriter(Writer):
 
     def add_run(self, scores: RunScores) -> None:
         runid = csv_field(scores.runid)
-        lines = [
-            ",".join([runid, csv_field(topic), *(c_fixed(v) for v in values)])
-            for topic, values in self.rows(scores)
-        ]
+        rows = list(self.rows(scores))
+        values = c_fixed_rows(np.array([values for _, values in rows], dtype=np.float64).reshape(len(rows), -1))
+        lines = [",".join([runid, csv_field(topic), text]) if text else ",".join([runid, csv_field(topic)])
+                 for (topic, _), text in zip(rows, values)]
         self.stream.write("\n".join(lines) + "\n")
 
 
