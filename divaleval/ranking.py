@@ -89,26 +89,39 @@ def _match_by_topic(run: RunTable, topic: np.ndarray, segments: np.ndarray, line
                     qrels: Qrels, judgments: bool) -> tuple[np.ndarray, np.ndarray]:
     """(judged row of each line, topics repeating a docno), one topic's lines at a time: the topic's
     judged docnos and the run's docnos of the topic encoded together, the judged first, so that a code
-    below their number is a judged row and a code met twice a repeat."""
+    below their number is a judged row and a code met twice a repeat. The loop only encodes (Arrow,
+    without the GIL while it hashes): everything else is done for all topics at once."""
     docnos = run.docno if lines is None else run.docno.take(arrow_of(lines))
     if isinstance(docnos, pa.ChunkedArray):
         docnos = docnos.combine_chunks()
     grouped_topic = topic if lines is None else topic[lines]
     judged, bounds = qrels.judged_by_topic
-    row = np.full(len(topic), -1, dtype=np.int32)
-    codes = np.empty(len(topic), dtype=np.int64)
-    base = 0
-    for a, b in zip(segments[:-1].tolist(), segments[1:].tolist()):
-        t = int(grouped_topic[a])
-        lo, hi = (int(bounds[t]), int(bounds[t + 1])) if judgments and t < qrels.n_topics else (0, 0)
+    starts, ends = segments[:-1], segments[1:]
+    segment_topic = grouped_topic[starts].astype(np.int64) if len(topic) else np.zeros(len(starts), np.int64)
+    if judgments:
+        known = segment_topic < qrels.n_topics
+        first = np.minimum(segment_topic, qrels.n_topics)
+        lo = np.where(known, bounds[first], 0)
+        n_judged = np.where(known, bounds[np.minimum(first + 1, qrels.n_topics)] - lo, 0)
+    else:
+        lo = n_judged = np.zeros(len(starts), dtype=np.int64)
+    code = np.empty(len(topic), dtype=np.int32)            # each line's code within its topic
+    dictionary_size = np.empty(len(starts), dtype=np.int64)
+    for s, (a, b, l, n) in enumerate(zip(starts.tolist(), ends.tolist(), lo.tolist(), n_judged.tolist())):
         part = docnos.slice(a, b - a)
-        encoded = pc.dictionary_encode(pa.concat_arrays([judged.slice(lo, hi - lo), part]) if hi > lo else part)
-        code = numpy_of(encoded.indices)[hi - lo:]
-        hit = code < hi - lo
-        row[a:b][hit] = lo + code[hit]
-        codes[a:b] = base + code
-        base += len(encoded.dictionary)
-    repeated = np.bincount(codes, minlength=base)[codes] > 1
+        encoded = (pa.concat_arrays([judged.slice(l, n), part]) if n else part).dictionary_encode()
+        code[a:b] = numpy_of(encoded.indices)[n:]
+        dictionary_size[s] = len(encoded.dictionary)
+    # Per line, built in place in 32 bits where they fit (a run of millions of lines stays small).
+    lengths = ends - starts
+    row = np.repeat(lo.astype(np.int32), lengths)
+    row += code
+    row[code >= np.repeat(n_judged.astype(np.int32), lengths)] = -1
+    total = int(dictionary_size.sum())
+    key = np.repeat((np.cumsum(dictionary_size) - dictionary_size).astype(np.int32 if total < 2 ** 31 else np.int64),
+                    lengths)
+    key += code  # distinct per (topic, docno)
+    repeated = np.bincount(key, minlength=total)[key] > 1
     repeats = np.unique(grouped_topic[repeated]).astype(np.int32)
     if lines is not None:
         row[lines] = row.copy()

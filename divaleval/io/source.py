@@ -85,14 +85,14 @@ class InputFile:
         with self.open() as handle:
             return handle.read(HEAD)
 
-    def contains(self, byte: bytes) -> bool:
-        """Whether the input holds ``byte`` anywhere (a scan of the file as mapped, not a copy)."""
+    def contains(self, *patterns: bytes) -> bool:
+        """Whether the input holds any of ``patterns`` anywhere (scans of the file mapped once, not a copy)."""
         if self._data is not None:
-            return byte in self._data
+            return any(pattern in self._data for pattern in patterns)
         if self.size == 0:
             return False
         with self.open() as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-            return mapped.find(byte) >= 0
+            return any(mapped.find(pattern) >= 0 for pattern in patterns)
 
     def count_lines(self) -> int:
         """Lines in the input (a last line without its newline counts)."""

@@ -239,12 +239,11 @@ def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Column
     if not first or _IS_SPACE[head[0]] or (b" " in first) == (b"\t" in first):
         return None  # empty, indented, or no single separator on the first line
     sep = b" " if b" " in first else b"\t"
-    if source.contains(b"\r"):
-        return None  # Arrow would end a line there; for every reader here it is whitespace
-    # Other whitespace inside a field: ids are checked in their (small) dictionaries; a file with
-    # text columns (a run's docnos) is scanned once for it, cheaper than scanning those columns.
+    # A carriage return: Arrow would end a line there; for every reader here it is whitespace. Other
+    # whitespace inside a field: ids are checked in their (small) dictionaries; a file with text columns
+    # (a run's docnos) is scanned for it, cheaper than scanning those columns.
     text_columns = any(kind in (TEXT, PRESENT, STR) for kind in kinds)
-    if text_columns and any(source.contains(bytes([c])) for c in WHITESPACE if c not in sep + b"\r"):
+    if source.contains(b"\r", *(bytes([c]) for c in WHITESPACE if text_columns and c not in sep + b"\r")):
         return None
     width = len(kinds)
     if extra_fields != "error":  # fields past the last are ignored
