@@ -32,7 +32,7 @@ from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .model.qrels import Qrels
 from .model.settings import Settings
-from .ranking import ORDERS, MatchedRun, RankedRun, match_run, rank_matched
+from .ranking import ORDERS, RankedRun, match_run, rank_matched
 from .results import RawScores, RunScores
 
 # Runs read and matched ahead, each in a thread of its own (mostly Arrow, which releases the GIL),
@@ -102,10 +102,12 @@ def _labelled(runs: Iterable[RunLike]) -> Iterator[RunInput]:
 
 @dataclass
 class PreparedRun:
-    """A run read and matched, waiting to be ranked and scored (``matched`` is let go once ranked)."""
+    """A run read, matched and ranked, waiting to be scored: its table (the docnos, the bulk of a run)
+    already let go, so that the runs read ahead hold little."""
 
     source: str
-    matched: MatchedRun | None
+    ranked: RankedRun
+    extra_fields: bool  # some line had fields past the sixth
 
 
 class Evaluator:
@@ -167,8 +169,8 @@ class Evaluator:
                   backend: Backend | None = None) -> Iterator[RunScores]:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes; with a ``backend``, there.
 
-        In one process, the next runs are read and matched to the judgments in
-        threads while the current one is ranked and scored; at most
+        In one process, the next runs are read, matched to the judgments and
+        ranked in threads while the current one is scored; at most
         ``READ_AHEAD + 1`` runs are held at a time. A bad run stops everything
         with its :class:`InputError`, or, with ``skip_bad``, is named in a
         warning and left out.
@@ -241,25 +243,22 @@ class Evaluator:
         return self.score_prepared(self.prepare(item))
 
     def prepare(self, item: RunInput) -> PreparedRun:
-        """The run read if need be and matched to the judgments."""
+        """The run read if need be, matched to the judgments and ranked; its table is let go."""
         source, run = item
         if isinstance(run, str):
             run = read_run(run)
-        return PreparedRun(source, match_run(run, self.qrels))
-
-    def score_prepared(self, prepared: PreparedRun) -> RawScores:
-        """Rank and score a matched run; its warnings are kept, not emitted.
-
-        Once ranked, the run's table (its docnos, the bulk of a large run) is let go, before scoring.
-        """
-        source, matched = prepared.source, prepared.matched
-        prepared.matched = None
+        extra_fields = run.extra_fields
+        matched = match_run(run, self.qrels)
+        del run
         conventions = self.settings.conventions
         ranked = rank_matched(matched, self.qrels, order=self.order, depth=self.depth, duplicates=self.duplicates,
                               lines_per_topic=conventions.lines_per_topic,
                               score_floor=conventions.drop_scores_at_most, judged_only=self.judged_only)
-        extra_fields = matched.run.extra_fields
-        del matched
+        return PreparedRun(source, ranked, extra_fields)
+
+    def score_prepared(self, prepared: PreparedRun) -> RawScores:
+        """Score a ranked run; its warnings are kept, not emitted."""
+        source, ranked, extra_fields = prepared.source, prepared.ranked, prepared.extra_fields
         messages = []
         if extra_fields:
             messages.append(f"{ranked.name}: some lines have more than 6 fields; fields past the sixth are ignored")
