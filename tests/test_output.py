@@ -9,7 +9,10 @@ import random
 import pytest
 
 from conftest import NDEVAL_EXAMPLES as EX, run_cli
+import numpy as np
+
 from divaleval.output import c_fixed
+from divaleval.output.formatting import c_fixed_rows
 
 LIBC = ctypes.CDLL(ctypes.util.find_library("c"))
 
@@ -29,6 +32,16 @@ def test_fixed_point_formatting_is_the_c_librarys():
         for digits in (4, 6):
             assert c_fixed(value, digits) == printf(value, digits), value
     assert c_fixed(float("nan")) == "-nan"
+
+
+def test_rows_are_formatted_as_the_c_library_formats_each_value():
+    rng = np.random.default_rng(3)
+    finite = np.vstack([rng.random((40, 7)), [[0.0078125, 0.5, 1.5, 2.5, 0.0000005, -0.0, 0.1234565]]])
+    for digits in (4, 6):
+        assert c_fixed_rows(finite, digits) == [",".join(printf(v, digits) for v in row) for row in finite.tolist()]
+    mixed = np.array([[0.25, float("nan")], [float("inf"), -float("inf")], [1 / 3, 2 / 3]])
+    assert c_fixed_rows(mixed) == ["0.250000,-nan", "inf,-inf", "0.333333,0.666667"]
+    assert c_fixed_rows(np.zeros((2, 0))) == ["", ""]
 
 
 def ndeval_values():

@@ -61,9 +61,9 @@ class NdevalWriter(Writer):
     def add_run(self, scores: RunScores) -> None:
         runid = csv_field(scores.runid)
         rows = list(self.rows(scores))
-        values = c_fixed_rows(np.array([values for _, values in rows], dtype=np.float64).reshape(len(rows), -1))
+        matrix = np.array([values for _, values in rows], dtype=np.float64).reshape(len(rows), len(self.names))
         lines = [",".join([runid, csv_field(topic), text]) if text else ",".join([runid, csv_field(topic)])
-                 for (topic, _), text in zip(rows, values)]
+                 for (topic, _), text in zip(rows, c_fixed_rows(matrix))]
         self.stream.write("\n".join(lines) + "\n")
 
 
