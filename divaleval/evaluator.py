@@ -15,6 +15,7 @@ evaluator, its ideal rankings computed, and returns raw scores in run order.
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections import deque
 from dataclasses import dataclass
 from concurrent.futures import ThreadPoolExecutor
@@ -35,9 +36,10 @@ from .model.settings import Settings
 from .ranking import ORDERS, RankedRun, match_run, rank_matched
 from .results import RawScores, RunScores
 
-# Runs read and matched ahead, each in a thread of its own (mostly Arrow, which releases the GIL),
-# while one is ranked and scored: reading and matching take about twice the scoring's time, so two
-# readers keep both cores of a small machine busy; memory stays at three runs.
+# Runs read, matched and ranked ahead, each in a thread of its own (mostly Arrow, which releases the
+# GIL), while one is scored: for the ndeval set that takes about three times the scoring's time, so two
+# readers keep both cores of a small machine busy; memory stays at three runs. (When scoring takes
+# longer, with many measures, the readers score the runs they prepared too: see _Pace.)
 READ_AHEAD = 2
 RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
@@ -170,7 +172,8 @@ class Evaluator:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes; with a ``backend``, there.
 
         In one process, the next runs are read, matched to the judgments and
-        ranked in threads while the current one is scored; at most
+        ranked in threads while the current one is scored (and scored there
+        too when scoring is the slower part); at most
         ``READ_AHEAD + 1`` runs are held at a time. A bad run stops everything
         with its :class:`InputError`, or, with ``skip_bad``, is named in a
         warning and left out.
@@ -186,19 +189,27 @@ class Evaluator:
                 else:
                     yield self.finish(raw)
             return
+        pace = _Pace()
         with ThreadPoolExecutor(max_workers=READ_AHEAD, thread_name_prefix="divaleval-reader") as reader:
             pending: deque = deque()
             for item in inputs:
-                pending.append(reader.submit(self.prepare, item))
+                pending.append(reader.submit(self._prepare_ahead, item, pace))
                 item = None  # a run read from standard input is let go once prepared
                 if len(pending) > READ_AHEAD:
-                    scored = self._scored(pending.popleft())
+                    scored = self._scored(pending.popleft(), pace)
                     if scored is not None:
                         yield scored
             while pending:
-                scored = self._scored(pending.popleft())
+                scored = self._scored(pending.popleft(), pace)
                 if scored is not None:
                     yield scored
+
+    def _prepare_ahead(self, item: RunInput, pace: "_Pace") -> PreparedRun | RawScores:
+        """In a reader thread: the run prepared, and scored too while scoring is what holds the runs up."""
+        prepared = pace.timed(pace.prepared, self.prepare, item)
+        if pace.score_in_readers:
+            return pace.timed(pace.scored, self.score_prepared, prepared)
+        return prepared
 
     def check_start(self, path: str) -> None:
         """Read, match and rank the first lines of a run file as the whole will be (a cheap look, so
@@ -215,10 +226,13 @@ class Evaluator:
                           f"(run topics: {describe_ids(ranked.unknown_topics, 5)}; qrels topics: "
                           f"{describe_ids(list(self.qrels.topic_ids), 5)}); with -c every qrels topic scores 0")
 
-    def _scored(self, prepared) -> RunScores | None:
-        """The finished scores of a run being prepared, or None for a bad run skipped."""
+    def _scored(self, future, pace: "_Pace") -> RunScores | None:
+        """The finished scores of a run being prepared (or scored) in a reader, or None for a bad run skipped."""
         try:
-            return self.finish(self.score_prepared(prepared.result()))
+            result = future.result()
+            if isinstance(result, PreparedRun):
+                result = pace.timed(pace.scored, self.score_prepared, result)
+            return self.finish(result)
         except InputError as exc:
             self._skip(exc)
             return None
@@ -303,6 +317,43 @@ class Evaluator:
             ids = [self.qrels.topic_ids[t] for t in topics[undefined[:, j]]]
             self.warn(f"{name}: {self.measures[j].name} is undefined (0/0) for topics "
                       f"{describe_ids(ids)}; printed as 0")
+
+
+class _Pace:
+    """CPU time a run takes to prepare and to score (moving averages), to place the scoring.
+
+    The main thread scores while two readers prepare the next runs; when scoring takes longer than
+    preparing (many measures), the readers would wait, so they score the runs they prepared too.
+    Which thread scores a run changes nothing in its numbers or their order.
+    """
+
+    WEIGHT = 0.3  # of the newest run in the averages
+
+    def __init__(self) -> None:
+        self.prepare_cost: float | None = None
+        self.score_cost: float | None = None
+        self.score_in_readers = False
+
+    def timed(self, record, work, *args):
+        start = time.thread_time()
+        result = work(*args)
+        record(time.thread_time() - start)
+        return result
+
+    def prepared(self, cost: float) -> None:
+        self.prepare_cost = self._average(self.prepare_cost, cost)
+        self._decide()
+
+    def scored(self, cost: float) -> None:
+        self.score_cost = self._average(self.score_cost, cost)
+        self._decide()
+
+    def _average(self, average: float | None, cost: float) -> float:
+        return cost if average is None else (1 - self.WEIGHT) * average + self.WEIGHT * cost
+
+    def _decide(self) -> None:
+        if self.prepare_cost is not None and self.score_cost is not None:
+            self.score_in_readers = self.score_cost > self.prepare_cost
 
 
 # -- worker processes ---------------------------------------------------------------
