@@ -6,8 +6,11 @@ import re
 
 import click
 
-INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
-REAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?)", re.ASCII | re.IGNORECASE)
+from ..io.table import INTEGER_PATTERN, REAL_PATTERN
+
+# The forms a file's integer and real fields may take.
+INTEGER = re.compile(INTEGER_PATTERN, re.ASCII)
+REAL = re.compile(REAL_PATTERN, re.ASCII)
 
 
 class PlainInt(click.IntRange):
