@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 
+from ..memory import keep_large_blocks_in_heap
 from . import evaluate, ndeval  # noqa: F401  (each registers its command; the others load when named, group.py)
 from .evaluate import evaluate_command
 from .group import main_group
@@ -23,6 +24,8 @@ def main(argv: list[str] | None = None) -> None:
     # (status 141 in the shell), instead of Python's BrokenPipeError and click's exit status 1.
     if hasattr(signal, "SIGPIPE"):  # (not on Windows)
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # Kernels make and drop arrays of a few MB by the thousand: from the heap, not mapped afresh each time.
+    keep_large_blocks_in_heap()
     try:
         sys.stdout.reconfigure(errors="surrogateescape")
         main_group.main(args=sys.argv[1:] if argv is None else list(argv), prog_name="divaleval")

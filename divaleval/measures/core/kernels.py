@@ -6,6 +6,7 @@ multiplication, sums in intent order, the log from the C library.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -38,6 +39,42 @@ def rank_discount(position: np.ndarray) -> np.ndarray:
     table = clipped <= LOG_TABLE_RANKS
     discount[table] = log_discount(LOG_TABLE_RANKS)[clipped[table] - 1]
     return discount
+
+
+# numpy sums a row of floats pairwise: leaves of eight interleaved partial sums (columns j, j+8, j+16, ...
+# in partial sum j), the leftmost leaf at least 64 columns long. Zeros after a row's last non-zero column
+# then change no bit of its sum as long as the columns kept are whole strides of eight within that leaf.
+PAIRWISE_STRIDE, PAIRWISE_FIRST_LEAF = 8, 64
+
+
+def _kept_columns(width: int, count: int) -> int:
+    kept = -(-count // PAIRWISE_STRIDE) * PAIRWISE_STRIDE
+    return kept if kept < width and kept <= PAIRWISE_FIRST_LEAF else width
+
+
+@functools.cache
+def trailing_zeros_change_no_bit() -> bool:
+    """Whether this numpy's row sums behave as described above (checked once, on random rows; if not,
+    every sum covers every column)."""
+    for width in (9, 20, 75, 144, 465):
+        for count in (1, 5, 9, 20, 57):
+            # Rows of irregular values of mixed signs and magnitudes, whose sums depend on their order.
+            values = np.sin(np.arange(4 * width).reshape(4, width) * 0.7 + count) * 10.0 ** np.arange(-6, 6, 3)[:, None]
+            values[:, count:] = 0.0
+            if not np.array_equal(values[:, :_kept_columns(width, count)].sum(axis=1), values.sum(axis=1)):
+                return False
+    return True
+
+
+def summed_columns(width: int, count: int | None) -> int:
+    """How many leading columns of a (rows, ``width``) float array whose rows are 0 past column ``count``
+    (None: no such bound) a row sum must cover to give the bits of the sum over every column.
+
+    A kernel at cutoff k sums terms of entries ranked <= k: the first k columns at most, of hundreds.
+    """
+    if count is None or not trailing_zeros_change_no_bit():
+        return width
+    return _kept_columns(width, max(count, 0))
 
 
 def repeated_powers(base: float, length: int, first: float | np.ndarray = 1.0) -> np.ndarray:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...context import PAST_END
 from ..core import memoised
-from ..core.kernels import divide_or_zero, first_reciprocal_rank, rank_discount
+from ..core.kernels import divide_or_zero, first_reciprocal_rank, rank_discount, summed_columns
 from .lists import GainList, ideal_list
 
 
@@ -64,17 +64,54 @@ def _err_probability(gl: GainList) -> np.ndarray:
     return stop * before
 
 
+def _columns(gl: GainList, cutoff: int | None) -> int:
+    """The leading columns a sum over the entries ranked <= cutoff needs (entry j is ranked j + 1 or deeper)."""
+    return summed_columns(gl.gains.shape[1], cutoff)
+
+
 def _sum(gl: GainList, cutoff: int | None, terms: np.ndarray) -> np.ndarray:
-    return np.where(_within(gl, cutoff), terms, 0.0).sum(axis=1)
+    kept = _columns(gl, cutoff)
+    return np.where(_within(gl, cutoff)[:, :kept], terms[:, :kept], 0.0).sum(axis=1)
+
+
+# Each kernel's terms depend on the list, not on the cutoff: computed once per list and shared by its cutoffs.
+
+@memoised
+def _precision_terms(gl: GainList) -> np.ndarray:
+    """C(r)/r."""
+    return np.cumsum(gl.gains > 0, axis=1) / gl.position
+
+
+@memoised
+def _err_terms(gl: GainList) -> np.ndarray:
+    """P_ERR(r)/r."""
+    return _err_probability(gl) / gl.position
+
+
+@memoised
+def _ebr_terms(gl: GainList, beta: float) -> np.ndarray:
+    """P_ERR(r) BR(r)."""
+    return _err_probability(gl) * _blended_ratio(gl, beta)
+
+
+@memoised
+def _rbp_terms(gl: GainList, p: float) -> np.ndarray:
+    """g(r) p^(r-1)."""
+    return gl.gains * _powers(gl, p, 1.0)
+
+
+@memoised
+def _irbu_terms(gl: GainList, p: float) -> np.ndarray:
+    """P_ERR(r) p^r."""
+    return _err_probability(gl) * _powers(gl, p, 0.0)
 
 
 def precision(gl: GainList, cutoff: int) -> np.ndarray:
-    return _within(gl, cutoff).sum(axis=1) / cutoff
+    return _within(gl, cutoff)[:, :_columns(gl, cutoff)].sum(axis=1) / cutoff
 
 
 def average_precision(gl: GainList, cutoff: int | None) -> np.ndarray:
-    count = np.cumsum(gl.gains > 0, axis=1)
-    return divide_or_zero(_sum(gl, cutoff, count / gl.position), _rank_normaliser(gl, cutoff))
+    return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), _rank_normaliser(gl, cutoff))
 
 
 def reciprocal_rank(gl: GainList, cutoff: int | None) -> np.ndarray:
@@ -104,30 +141,31 @@ def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:
 
 
 def err(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return _sum(gl, cutoff, _err_probability(gl) / gl.position)
+    return _sum(gl, cutoff, _err_terms(gl))
 
 
 def ebr(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
-    return _sum(gl, cutoff, _err_probability(gl) * _blended_ratio(gl, beta))
+    return _sum(gl, cutoff, _ebr_terms(gl, beta))
 
 
 def rbp(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
-    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, gl.gains * _powers(gl, p, 1.0)), gl.top_gain)
+    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, _rbp_terms(gl, p)), gl.top_gain)
 
 
 def irbu(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
-    return _sum(gl, cutoff, _err_probability(gl) * _powers(gl, p, 0.0))
+    return _sum(gl, cutoff, _irbu_terms(gl, p))
 
 
 def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
     """P+ (Sakai 2006; NTCIREVAL's P-plus) on the list cut at ``cutoff``: the mean BR(r) over the
     relevant ranks r <= rp, the preferred rank rp being the first that holds the list's largest gain."""
-    within = _within(gl, cutoff)
-    top = np.where(within, gl.gains, -np.inf).max(axis=1, initial=-np.inf)
-    at_top = within & (gl.gains == top[:, None])
+    kept = _columns(gl, cutoff)
+    within, gains = _within(gl, cutoff)[:, :kept], gl.gains[:, :kept]
+    top = np.where(within, gains, -np.inf).max(axis=1, initial=-np.inf)
+    at_top = within & (gains == top[:, None])
     preferred = np.argmax(at_top, axis=1)  # the entry of rp (0 where no entry is relevant)
-    upto = within & (np.arange(gl.gains.shape[1])[None, :] <= preferred[:, None])
-    total = np.where(upto, _blended_ratio(gl, beta), 0.0).sum(axis=1)
+    upto = within & (np.arange(kept)[None, :] <= preferred[:, None])
+    total = np.where(upto, _blended_ratio(gl, beta)[:, :kept], 0.0).sum(axis=1)
     return divide_or_zero(total, upto.sum(axis=1), where=at_top.any(axis=1))
 
 

@@ -1,0 +1,89 @@
+"""Sums at a cutoff over the leading columns only (measures/core/kernels.summed_columns) keep every bit.
+
+A kernel at cutoff k adds the terms of the entries ranked <= k, which sit in the
+first k columns of rows hundreds of columns wide; the columns after them hold
+zeros. Summing only the columns ``summed_columns`` keeps must give the very
+bits of numpy's sum over every column: checked here against that full sum, on
+random rows and through every cutoff measure of the NCU family.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import divaleval
+import divaleval.measures.ncu.kernels as ncu_kernels
+from divaleval.io import RunTable
+from divaleval.measures.core import kernels
+from divaleval.measures.core.kernels import summed_columns
+from divaleval.model import Qrels
+
+
+def test_this_numpy_sums_rows_as_the_rule_expects():
+    # Otherwise every sum silently covers all columns again (right, but slower): worth knowing.
+    assert kernels.trailing_zeros_change_no_bit()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_leading_columns_sum_to_the_same_bits(seed):
+    rng = np.random.default_rng(seed)
+    for width in [1, 2, 7, 8, 9, 16, 17, 63, 64, 65, 127, 128, 129, 130, 143, 144, 255, 256, 257, 465, 1000, 4097]:
+        for count in sorted({0, 1, 2, 5, 7, 8, 9, 10, 15, 16, 17, 20, 24, 25, 31, 33, 56, 57, 63, 64, 65, 100,
+                             width - 1, width, width + 3}):
+            if count < 0:
+                continue
+            rows = rng.integers(1, 12)
+            scale = 10.0 ** rng.integers(-9, 9, (rows, 1))
+            values = rng.standard_normal((rows, width)) * scale  # signs and magnitudes mixed
+            values[:, count:] = 0.0
+            kept = summed_columns(width, count)
+            assert min(count, width) <= kept <= width
+            expected = values.sum(axis=1)
+            assert np.array_equal(values[:, :kept].sum(axis=1), expected), (width, count, kept)
+            # As the kernels use it: a masked copy of the leading columns.
+            mask = values != 0
+            assert np.array_equal(np.where(mask[:, :kept], values[:, :kept], 0.0).sum(axis=1),
+                                  np.where(mask, values, 0.0).sum(axis=1))
+
+
+def test_no_bound_keeps_every_column():
+    assert summed_columns(465, None) == 465
+
+
+def _deep_case(seed: int) -> tuple[Qrels, RunTable]:
+    """Topics whose runs hold hundreds of relevant documents, so that the gain lists are wide."""
+    rng = np.random.default_rng(seed)
+    topics, intents, judged, depth = 6, 4, 300, 700
+    q_topic, q_intent, q_docno, q_level = [], [], [], []
+    for t in range(topics):
+        for d in range(judged):
+            for i in range(intents):
+                q_topic.append(f"{t + 1}")
+                q_intent.append(f"{i + 1}")
+                q_docno.append(f"doc-{t}-{d}")
+                q_level.append(int(rng.integers(1, 4)) if rng.random() < 0.5 else 0)
+    qrels = Qrels.from_arrays(q_topic, q_intent, q_docno, q_level)
+    r_topic, r_docno = [], []
+    for t in range(topics):
+        docs = [f"doc-{t}-{d}" for d in rng.permutation(judged)] + [f"new-{t}-{d}" for d in range(depth - judged)]
+        order = rng.permutation(depth)
+        r_topic += [f"{t + 1}"] * depth
+        r_docno += [docs[j] for j in order]
+    return qrels, RunTable.from_arrays(r_topic, r_docno, runid="deep")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_ncu_kernels_at_cutoffs_equal_full_width_sums(seed, monkeypatch):
+    qrels, run = _deep_case(seed)
+    names = [f"{family}@{k}" for family in ("IA-AP", "IA-EBR", "IA-ERR", "IA-iRBU", "IA-nDCG", "IA-nERR", "IA-P+",
+                                            "IA-Prec", "IA-Q", "IA-RBP", "IA-RR", "D-EBR", "D-ERR", "D-iRBU",
+                                            "D-nDCG", "D-nERR", "D-P+", "D-Q", "D-RBP", "AP", "EBR", "ERR", "iRBU",
+                                            "nDCG", "nERR", "P+", "Prec", "Q", "RBP", "RR")
+             for k in (1, 5, 10, 20, 30, 64, 65, 100, 1000)]
+    measures = divaleval.resolve_measures(names)
+    evaluator = divaleval.make_evaluator(qrels, measures)
+    fast = evaluator.score(run).matrix
+    monkeypatch.setattr(ncu_kernels, "summed_columns", lambda width, count: width)
+    full = divaleval.make_evaluator(qrels, measures).score(run).matrix
+    assert np.count_nonzero(fast) > fast.size // 2  # the case scores something
+    assert np.array_equal(fast.view(np.int64), full.view(np.int64))
