@@ -123,7 +123,7 @@ def pad_groups(group: np.ndarray, n_groups: int, *columns: tuple[np.ndarray, flo
     counts = np.bincount(group, minlength=n_groups)
     width = max(int(counts.max(initial=0)), 1)
     # Each entry's cell in the flattened array (a flat index: much cheaper than indexing by (row, column)).
-    cell = group * width + (group_positions(group) - 1)
+    cell = group.astype(np.intp, copy=False) * width + (group_positions(group) - 1)
     out = []
     for values, padding in columns:
         values = np.asarray(values)

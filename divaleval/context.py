@@ -156,6 +156,10 @@ class RunContext:
         slot = np.minimum(np.searchsorted(self.topics, topic), self.n_topics - 1)
         return slot, self.topics[slot] == topic
 
+    def per_document(self, row_values: np.ndarray) -> np.ndarray:
+        """Each ranked document's value of its judged row (``row_values[row]``); 0 for an unjudged one."""
+        return np.append(row_values, np.zeros(1, dtype=row_values.dtype))[self.run.row]  # row -1: the 0
+
     @cached_property
     def run_slots(self) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`slots` of every ranked document of the run (looked up once per topic: a run is

@@ -88,11 +88,9 @@ def _gap_terms(ctx: RunContext, g: tuple[float, ...]) -> tuple[np.ndarray, np.nd
     qrels, run = ctx.qrels, ctx.run
     grades = document_grades(qrels)
     probabilities = _thresholds_of(qrels, g)
-    slot, ok = ctx.run_slots
-    ok = ok & (run.row >= 0)
-    grade = np.zeros(len(run.row), dtype=np.int64)
-    grade[ok] = grades[run.row[ok]]
-    hit = ok & (grade > 0)
+    slot, scored = ctx.run_slots
+    grade = ctx.per_document(grades)
+    hit = np.flatnonzero(scored & (grade > 0))
     grade_h, position = pad_groups(slot[hit], ctx.n_topics, (grade[hit], 0), (run.position[hit], PAST_END))
     # sum_{m<=n} G(min(c_m, c_n)) = sum_j g_j [j <= c_n] #{m <= n: c_m >= j}
     inner = np.zeros(grade_h.shape)

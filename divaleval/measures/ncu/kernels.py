@@ -28,7 +28,7 @@ import numpy as np
 from ...context import PAST_END
 from ..core import memoised
 from ..core.kernels import divide_or_zero, first_reciprocal_rank, rank_discount, summed_columns
-from .lists import GainList, ideal_list
+from .lists import GainList, ideal_value
 
 
 @memoised
@@ -172,5 +172,5 @@ def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
 def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     """The kernel's value over the same value of the ideal list (0 where that is 0)."""
     def over_ideal(gl: GainList, cutoff: int | None, **params) -> np.ndarray:
-        return divide_or_zero(kernel(gl, cutoff, **params), kernel(ideal_list(gl), cutoff, **params))
+        return divide_or_zero(kernel(gl, cutoff, **params), ideal_value(gl, kernel, cutoff, params))
     return over_ideal

@@ -33,11 +33,16 @@ class GainList:
     n_relevant: np.ndarray  # (N,) R
     top_gain: np.ndarray    # (N,) hg
     cache: dict = field(default_factory=dict, init=False, repr=False)
+    # Where the ideal lists are the qrels' own (the same for every run): those of every row of the qrels
+    # as a ranking (kept with the qrels), and this list's rows among them. None: only this list's.
+    shared_ideal: "tuple[GainList, np.ndarray] | None" = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, gains: np.ndarray, position: np.ndarray, ideal: np.ndarray) -> "GainList":
+    def of(cls, gains: np.ndarray, position: np.ndarray, ideal: np.ndarray,
+           shared_ideal: "tuple[GainList, np.ndarray] | None" = None) -> "GainList":
         """A gain list whose R and hg come from its ideal list."""
-        return cls(gains, position, ideal, (ideal > 0).sum(axis=1), ideal.max(axis=1, initial=0.0))
+        return cls(gains, position, ideal, (ideal > 0).sum(axis=1), ideal.max(axis=1, initial=0.0),
+                   shared_ideal=shared_ideal)
 
 
 @memoised
@@ -45,6 +50,25 @@ def ideal_list(gains: GainList) -> GainList:
     """The ideal list itself, as a ranking."""
     position = np.broadcast_to(np.arange(1, gains.ideal.shape[1] + 1), gains.ideal.shape)
     return GainList(gains.ideal, position, gains.ideal, gains.n_relevant, gains.top_gain)
+
+
+def ideal_value(gains: GainList, kernel: Callable[..., np.ndarray], cutoff: int | None, params: dict) -> np.ndarray:
+    """``kernel`` on each row's ideal list. Every row is computed alone, so where the ideal lists are the
+    qrels' the values of every qrels row are computed once (for the first run) and each run takes its rows."""
+    if gains.shared_ideal is None:
+        return kernel(ideal_list(gains), cutoff, **params)
+    every_row, rows = gains.shared_ideal
+    return _values(every_row, kernel, cutoff, tuple(sorted(params.items())))[rows]
+
+
+@memoised
+def _values(gains: GainList, kernel: Callable[..., np.ndarray], cutoff: int | None, params: tuple) -> np.ndarray:
+    return kernel(gains, cutoff, **dict(params))
+
+
+def _as_ranking(ideal: np.ndarray) -> GainList:
+    """Ideal lists as a ranking of their own (each row's ideal list is itself)."""
+    return GainList.of(ideal, np.broadcast_to(np.arange(1, ideal.shape[1] + 1), ideal.shape), ideal)
 
 
 def _ideal_lists(group: np.ndarray, gains: np.ndarray, n_groups: int) -> np.ndarray:
@@ -87,17 +111,17 @@ def row_gain_list(ctx: RunContext, row_gains: RowGains, *args) -> GainList:
     The ideal lists of every topic are computed once per qrels and rule.
     """
     qrels, run = ctx.qrels, ctx.run
-    gain = _gains_or_zero(qrels, row_gains, *args)[run.row]  # an unjudged document (row -1): the 0 at the end
+    every_row = _ideal_ranking_of_rows(qrels, row_gains, *args)
+    gain = ctx.per_document(row_gains(qrels, *args).astype(np.float64, copy=False))
     slot, hit = ctx.run_slots
     hit = np.flatnonzero(hit & (gain > 0))  # (indices: much cheaper to take by than a boolean mask)
     gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (run.position[hit], PAST_END))
-    return GainList.of(gains, position, _ideal_of_rows(qrels, row_gains, *args)[ctx.topics])
+    return GainList.of(gains, position, every_row.ideal[ctx.topics], (every_row, ctx.topics))
 
 
 @memoised
-def _gains_or_zero(qrels: Qrels, row_gains: RowGains, *args) -> np.ndarray:
-    """The judged rows' gains, and a 0 after them for row -1 (an unjudged document)."""
-    return np.append(row_gains(qrels, *args), 0.0)
+def _ideal_ranking_of_rows(qrels: Qrels, row_gains: RowGains, *args) -> GainList:
+    return _as_ranking(_ideal_of_rows(qrels, row_gains, *args))
 
 
 @memoised
@@ -136,7 +160,11 @@ def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
     hits, n_int = ctx.hits, ctx.qrels.max_intents
     gains = hits.by_intent(gain_table.gains(hits.pair_level), 0.0)
     position = hits.by_intent(hits.hit_position[hits.pair_hit], PAST_END)
-    ideal_all = _intent_ideals(ctx.qrels, gain_table)
+    every_row = _intent_ideal_ranking(ctx.qrels, gain_table)
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
-    ideal = ideal_all[rows] if len(rows) else np.zeros((0, ideal_all.shape[1]))
-    return GainList.of(gains, position, ideal)
+    return GainList.of(gains, position, every_row.ideal[rows], (every_row, rows))
+
+
+@memoised
+def _intent_ideal_ranking(qrels: Qrels, gain_table: GainTable) -> GainList:
+    return _as_ranking(_intent_ideals(qrels, gain_table))

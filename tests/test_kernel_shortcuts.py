@@ -1,10 +1,14 @@
-"""Sums at a cutoff over the leading columns only (measures/core/kernels.summed_columns) keep every bit.
+"""The NCU kernels' two shortcuts keep every bit.
 
-A kernel at cutoff k adds the terms of the entries ranked <= k, which sit in the
-first k columns of rows hundreds of columns wide; the columns after them hold
-zeros. Summing only the columns ``summed_columns`` keeps must give the very
-bits of numpy's sum over every column: checked here against that full sum, on
-random rows and through every cutoff measure of the NCU family.
+* Sums at a cutoff over the leading columns only (measures/core/kernels.summed_columns):
+  a kernel at cutoff k adds the terms of the entries ranked <= k, which sit in
+  the first k columns of rows hundreds of columns wide; the columns after them
+  hold zeros. Summing only the columns ``summed_columns`` keeps must give the
+  very bits of numpy's sum over every column: checked against that full sum, on
+  random rows and through every cutoff measure of the family.
+* The ideal lists' values, computed once for every row of the qrels and shared by
+  the runs (measures/ncu/lists.ideal_value): checked against each run's own
+  ideal lists, for runs that cover some topics and runs that cover all.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import pytest
 
 import divaleval
 import divaleval.measures.ncu.kernels as ncu_kernels
+from divaleval.measures.ncu import lists as ncu_lists
 from divaleval.io import RunTable
 from divaleval.measures.core import kernels
 from divaleval.measures.core.kernels import summed_columns
@@ -87,3 +92,26 @@ def test_ncu_kernels_at_cutoffs_equal_full_width_sums(seed, monkeypatch):
     full = divaleval.make_evaluator(qrels, measures).score(run).matrix
     assert np.count_nonzero(fast) > fast.size // 2  # the case scores something
     assert np.array_equal(fast.view(np.int64), full.view(np.int64))
+
+
+def test_ideal_values_shared_by_runs_equal_each_runs_own(monkeypatch):
+    qrels, run = _deep_case(3)
+    topic = run.topic.values()
+    some = np.flatnonzero(np.isin(topic, ["2", "5"]))
+    runs = [run.take(some), run, run.take(np.flatnonzero(topic != "1"))]
+    names = [f"{family}{cut}" for family in ("nDCG", "nERR", "nEBR", "nRBP", "niRBU", "IA-nDCG", "IA-nERR",
+                                             "D-nDCG", "D-nERR")
+             for cut in ("", "@5", "@20", "@100")] + ["D#-nDCG@10", "D#-nERR@20"]
+    measures = divaleval.resolve_measures(names)
+    evaluator = divaleval.make_evaluator(qrels, measures)  # one qrels: the runs share its ideal values
+    shared = [evaluator.score(r).matrix for r in runs]
+
+    def own_ideal_lists(gains, kernel, cutoff, params):
+        return kernel(ncu_lists.ideal_list(gains), cutoff, **params)
+
+    monkeypatch.setattr(ncu_kernels, "ideal_value", own_ideal_lists)
+    own = [divaleval.make_evaluator(qrels, measures).score(r).matrix for r in runs]
+    assert [m.shape[0] for m in own] == [2, 6, 5]
+    for a, b in zip(shared, own):
+        assert np.count_nonzero(a) > a.size // 2
+        assert np.array_equal(a.view(np.int64), b.view(np.int64))
