@@ -124,6 +124,29 @@ def test_missing_topics_in_score_files(tmp_path):
 
 # -- compare ------------------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("options", [["-J"], ["--rel-min", "2"], ["-J", "--rel-min", "2"]])
+def test_compare_and_meta_score_as_evaluating_does_with_j_and_rel_min(tmp_path, options):
+    measures = "P-IA@10,MAP-IA,alpha-nDCG@10"
+    scores, plain = tmp_path / "scores.json", tmp_path / "plain.json"
+    scores.write_bytes(ok(run(["-c", "-q", "-f", "json", "-m", measures, *options, QRELS, RUNS])).encode())
+    plain.write_bytes(ok(run(["-c", "-q", "-f", "json", "-m", measures, QRELS, RUNS])).encode())
+    for command in (["compare", "-B", "200", "-f", "csv"], ["meta", "-B", "200", "-s", "tau", "-f", "csv"]):
+        scored = ok(run([*command, "-q", "-m", measures, *options, QRELS, RUNS]))
+        assert scored == ok(run([*command, "-q", "--scores", scores]))
+        if command[0] == "compare":  # the options change the means
+            assert scored != ok(run([*command, "-q", "--scores", plain]))
+
+
+@pytest.mark.parametrize("options, named", [(["-J"], "-J"), (["--rel-min", "2", "-M", "5"], "-M, --rel-min"),
+                                            (["--order", "rank"], "--order")])
+def test_scoring_options_are_refused_with_scores(tmp_path, options, named):
+    scores = tmp_path / "scores.json"
+    scores.write_bytes(ok(run(["-c", "-q", "-f", "json", "-m", MEASURES, QRELS, RUNS])).encode())
+    for command in ("compare", "meta"):
+        result = run([command, "-q", "--scores", scores, *options])
+        assert result.returncode == 2 and f"{named} cannot be used with --scores" in result.stderr.decode()
+
+
 def test_compare_table_csv_json_agree():
     args = ["compare", "-q", "-B", "500", "-m", MEASURES, QRELS, RUNS]
     table = ok(run(args))

@@ -49,14 +49,16 @@ Examples:
                                              "measure (or --plot-measure) to FILE (.png, .pdf, .svg).")
 @click.option("--plot-measure", metavar="NAME", help="The measure --plot draws.")
 def compare_command(inputs, measures, score_files, missing, iprob, order, gain, topicwise, compat, depth, dedupe,
-                    jobs, scheduler, ship_runs, trials, seed, quiet, baseline, alpha, fmt, plot, plot_measure):
+                    judged_only, rel_min, jobs, scheduler, ship_runs, trials, seed, quiet, baseline, alpha, fmt, plot,
+                    plot_measure):
     """Compare runs per measure, with significance tests over topics."""
     with reported_errors(), cluster_of(scheduler, ship_runs, jobs) as cluster:
         if plot:
             check_plot_path(plot)
             check_output_path(plot, inputs + score_files)
         cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
-                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, jobs=jobs, scheduler=cluster)
+                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, judged_only=judged_only,
+                         rel_min=rel_min, jobs=jobs, scheduler=cluster)
         drawn = plot_measure or cube.measures[0]
         if plot:
             if drawn not in cube.measures:

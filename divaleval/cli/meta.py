@@ -55,8 +55,9 @@ Examples:
               show_default=True, help="Output format.")
 @click.option("--plot", metavar="FILE", help="Draw the ASL curves of the measures to FILE (.png, .pdf, .svg).")
 @click.option("--plot-tau", metavar="FILE", help="Draw a heat map of tau between the measures to FILE.")
-def meta_command(inputs, measures, score_files, missing, iprob, order, gain, topicwise, compat, depth, dedupe, jobs,
-                 scheduler, ship_runs, trials, seed, quiet, sections, methods, alpha, gold, fmt, plot, plot_tau):
+def meta_command(inputs, measures, score_files, missing, iprob, order, gain, topicwise, compat, depth, dedupe,
+                 judged_only, rel_min, jobs, scheduler, ship_runs, trials, seed, quiet, sections, methods, alpha, gold,
+                 fmt, plot, plot_tau):
     """Meta-evaluate measures over the per-topic scores of many runs."""
     sections = list(dict.fromkeys(sections)) or [*DEFAULT_SECTIONS, *(["gold"] if gold else [])]
     methods = list(dict.fromkeys(methods)) or list(METHODS)
@@ -71,7 +72,8 @@ def meta_command(inputs, measures, score_files, missing, iprob, order, gain, top
                 check_output_path(path, inputs + score_files + ((gold,) if gold else ()))
         preferences = read_gold(gold) if gold else None
         cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
-                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, jobs=jobs, scheduler=cluster)
+                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, judged_only=judged_only,
+                         rel_min=rel_min, jobs=jobs, scheduler=cluster)
         tables = {}
         if {"tau-matrix", "tau"} & set(sections) or plot_tau:
             correlations = rank_correlation(cube, 1 - alpha)

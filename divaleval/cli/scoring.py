@@ -48,6 +48,11 @@ def score_input_options(command: Callable) -> Callable:
                      help="A reference tool's conventions, as for evaluating."),
         click.option("-M", "--depth", type=PlainInt(min=1), metavar="N", help="Score the first N documents."),
         click.option("--dedupe", is_flag=True, help="Keep the first copy of a repeated docno."),
+        click.option("-J", "--judged-only", is_flag=True,
+                     help="Condensed lists: remove the documents the qrels do not judge (after -M), as for "
+                          "evaluating."),
+        click.option("--rel-min", type=PlainInt(min=1, max=32767), default=1, show_default=True, metavar="L",
+                     help="Binary measures count levels >= L as relevant, as for evaluating."),
         click.option("-j", "--jobs", type=PlainInt(min=0), default=1, show_default=True, metavar="N",
                      help="Score runs in N processes (0: one per core)."),
         cluster_options,
@@ -85,6 +90,12 @@ def cluster_of(scheduler: str | None, ship_runs: bool, jobs: int) -> Iterator["C
             cluster.close()
 
 
+# The options that only change how runs are scored, and their defaults: meaningless with --scores.
+SCORING_ONLY = {"--iprob": ("iprob", None), "--order": ("order", None), "--gain": ("gain", "exp"),
+                "--topicwise": ("topicwise", "sumlog"), "--compat": ("compat", None), "-M": ("depth", None),
+                "--dedupe": ("dedupe", False), "-J": ("judged_only", False), "--rel-min": ("rel_min", 1)}
+
+
 def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: tuple[str, ...], missing: str,
               quiet: bool, **scoring) -> ScoreCube:
     """The score cube of the command's inputs (scored now, with a progress bar; or read back)."""
@@ -92,6 +103,11 @@ def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: t
     if score_files:
         if inputs:
             raise click.UsageError("give QRELS RUN... or --scores FILE, not both")
+        given = [option for option, (name, default) in SCORING_ONLY.items() if scoring.get(name, default) != default]
+        if given:
+            it = "they say" if len(given) > 1 else "it says"
+            raise click.UsageError(f"{', '.join(given)} cannot be used with --scores: {it} how runs are scored, and "
+                                   "--scores reads back scores computed with the options they were printed with")
         return read_score_cube(list(score_files), list(measures) or None, missing=missing, warn=warn)
     if len(inputs) < 2:
         raise click.UsageError("expected QRELS and at least two RUNs (or --scores FILE)")
