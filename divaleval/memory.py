@@ -13,9 +13,12 @@ import pyarrow as pa
 
 _libc = None
 try:
-    _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    try:
+        _libc = ctypes.CDLL("libc.so.6")  # glibc, by its usual name (find_library runs ldconfig: milliseconds)
+    except OSError:
+        _libc = ctypes.CDLL(ctypes.util.find_library("c"))
     _trim = _libc.malloc_trim  # glibc only
-except (OSError, AttributeError):
+except (OSError, AttributeError, TypeError):
     _trim = None
 
 

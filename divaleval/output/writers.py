@@ -14,7 +14,6 @@ import json
 from typing import TextIO
 
 import numpy as np
-from tabulate import tabulate
 
 from ..results import RunScores
 from .formatting import c_fixed, c_fixed_rows
@@ -87,6 +86,8 @@ class TableWriter(Writer):
             self.table.append([scores.runid, topic, *(c_fixed(v, 4) for v in values)])
 
     def finish(self) -> None:
+        from tabulate import tabulate  # (20 ms to import: only for this format)
+
         self.stream.write(tabulate(self.table, headers=["runid", "topic", *self.names],
                                    disable_numparse=True, stralign="right") + "\n")
 
