@@ -63,7 +63,9 @@ def ideal_value(gains: GainList, kernel: Callable[..., np.ndarray], cutoff: int 
 
 @memoised
 def _values(gains: GainList, kernel: Callable[..., np.ndarray], cutoff: int | None, params: tuple) -> np.ndarray:
-    return kernel(gains, cutoff, **dict(params))
+    # On a copy: only the values are kept with the qrels (and sent to workers), not the arrays made on the way.
+    scratch = GainList(gains.gains, gains.position, gains.ideal, gains.n_relevant, gains.top_gain)
+    return kernel(scratch, cutoff, **dict(params))
 
 
 def _as_ranking(ideal: np.ndarray) -> GainList:
