@@ -190,11 +190,15 @@ class Evaluator:
                     yield self.finish(raw)
             return
         pace = _Pace()
+        warmed = False
         with ThreadPoolExecutor(max_workers=READ_AHEAD, thread_name_prefix="divaleval-reader") as reader:
             pending: deque = deque()
             for item in inputs:
                 pending.append(reader.submit(self._prepare_ahead, item, pace))
                 item = None  # a run read from standard input is let go once prepared
+                if not warmed:  # the ideal rankings, while the first run is read rather than after
+                    self.warm_up()
+                    warmed = True
                 if len(pending) > READ_AHEAD:
                     scored = self._scored(pending.popleft(), pace)
                     if scored is not None:
