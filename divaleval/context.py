@@ -180,7 +180,7 @@ class RunContext:
     def hits(self) -> Hits:
         qrels, run = self.qrels, self.run
         slot, scored = self.run_slots
-        hit = np.flatnonzero(scored & qrels.row_relevant_padded[run.row])
+        hit = np.flatnonzero(scored & self.per_document(qrels.row_relevant))
         return Hits(slot[hit], run.position[hit], run.row[hit], qrels, self.n_topics)
 
 

@@ -101,11 +101,6 @@ class Qrels:
         return (self.levels >= 1).any(axis=1)
 
     @cached_property
-    def row_relevant_padded(self) -> np.ndarray:
-        """:attr:`row_relevant` and a last entry False, which row -1 (an unjudged document) indexes."""
-        return np.append(self.row_relevant, False)
-
-    @cached_property
     def row_judged(self) -> np.ndarray:
         """Rows judged in trec_eval's sense: some level >= 0 (a row only ever judged negative, TREC's -2,
         is "pooled but not judged" there); what a condensed list (``--judged-only``) and bpref keep."""
