@@ -181,13 +181,23 @@ def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
     The options are those of :func:`evaluate`. Nothing is held once yielded, so
     memory stays flat in the number of runs (the command line prints this way).
     """
-    if scheduler is not None and jobs != 1:
-        raise UsageError("give jobs or a scheduler, not both")
+    _check_one_place(jobs, scheduler)
     check_stdin_once(qrels, runs, options.get("iprob"))
     with connected(scheduler) as cluster:
         evaluator = make_evaluator(qrels, measures, **options)
-        yield from evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs,
-                                       backend=None if cluster is None else cluster.score)
+        yield from _score_all(evaluator, runs, jobs, cluster)
+
+
+def _check_one_place(jobs: int, scheduler: Scheduler) -> None:
+    if scheduler is not None and jobs != 1:
+        raise UsageError("give jobs or a scheduler, not both")
+
+
+def _score_all(evaluator: Evaluator, runs: RunLike | Iterable[RunLike], jobs: int,
+               cluster: Cluster | None) -> Iterator[RunScores]:
+    """The evaluator's scores of the runs: in ``jobs`` processes (0: one per core), or on the cluster."""
+    return evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs,
+                               backend=None if cluster is None else cluster.score)
 
 
 @contextmanager
@@ -222,13 +232,11 @@ def risk_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: R
     check_stdin_once(qrels, [*listed, baseline], options.get("iprob"))
     from .meta.risk import risk_scores  # (imported here: evaluating without a baseline never loads meta/)
 
-    if scheduler is not None and jobs != 1:
-        raise UsageError("give jobs or a scheduler, not both")
+    _check_one_place(jobs, scheduler)
     with connected(scheduler) as cluster:
         evaluator = make_evaluator(qrels, measures, **options)
         base = evaluator.score(baseline)
-        for scores in evaluator.score_all(listed, (os.cpu_count() or 1) if jobs == 0 else jobs,
-                                          backend=None if cluster is None else cluster.score):
+        for scores in _score_all(evaluator, listed, jobs, cluster):
             yield risk_scores(scores, base, alpha, evaluator.warn)
 
 
