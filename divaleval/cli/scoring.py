@@ -90,10 +90,8 @@ def cluster_of(scheduler: str | None, ship_runs: bool, jobs: int) -> Iterator["C
             cluster.close()
 
 
-# The options that only change how runs are scored, and their defaults: meaningless with --scores.
-SCORING_ONLY = {"--iprob": ("iprob", None), "--order": ("order", None), "--gain": ("gain", "exp"),
-                "--topicwise": ("topicwise", "sumlog"), "--compat": ("compat", None), "-M": ("depth", None),
-                "--dedupe": ("dedupe", False), "-J": ("judged_only", False), "--rel-min": ("rel_min", 1)}
+# The options that only change how runs are scored: meaningless with --scores.
+SCORING_ONLY = ("iprob", "order", "gain", "topicwise", "compat", "depth", "dedupe", "judged_only", "rel_min")
 
 
 def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: tuple[str, ...], missing: str,
@@ -103,7 +101,9 @@ def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: t
     if score_files:
         if inputs:
             raise click.UsageError("give QRELS RUN... or --scores FILE, not both")
-        given = [option for option, (name, default) in SCORING_ONLY.items() if scoring.get(name, default) != default]
+        ctx = click.get_current_context()
+        given = [param.opts[0] for param in ctx.command.params if param.name in SCORING_ONLY
+                 and ctx.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT]
         if given:
             it = "they say" if len(given) > 1 else "it says"
             raise click.UsageError(f"{', '.join(given)} cannot be used with --scores: {it} how runs are scored, and "
