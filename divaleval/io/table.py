@@ -288,14 +288,10 @@ def _arrow_batches(source: InputFile, sep: str, names: list[str], kinds: list[st
         column_types={names[j]: _ARROW_TYPES[kind] for j, kind in enumerate(kinds)},
         include_columns=names[: len(kinds)], null_values=[], strings_can_be_null=False,
         quoted_strings_can_be_null=False)
-    if source.size <= BIG_INPUT:
+    big = source.size > BIG_INPUT
+    if not big or all(kind not in (TEXT, PRESENT) for kind in kinds):
         table = pacsv.read_csv(source.arrow_input(), read_options=read_options, parse_options=parse_options,
-                               convert_options=convert_options)
-        yield from table.to_batches()
-        return
-    if all(kind not in (TEXT, PRESENT) for kind in kinds):
-        table = pacsv.read_csv(source.arrow_input(), read_options=read_options, parse_options=parse_options,
-                               convert_options=convert_options, memory_pool=pa.system_memory_pool())
+                               convert_options=convert_options, memory_pool=pa.system_memory_pool() if big else None)
         yield from table.to_batches()
         return
     with pacsv.open_csv(source.arrow_input(), read_options=read_options, parse_options=parse_options,
