@@ -102,11 +102,6 @@ def global_row_gains(qrels: Qrels, settings: Settings) -> np.ndarray:
 
 
 @memoised
-def _ideal_of_rows(qrels: Qrels, row_gains: RowGains, *args) -> np.ndarray:
-    return _ideal_lists(qrels.row_topic, row_gains(qrels, *args), qrels.n_topics)
-
-
-@memoised
 def row_gain_list(ctx: RunContext, row_gains: RowGains, *args) -> GainList:
     """The run's gain list over the context's topics, gains ``row_gains(qrels, *args)`` of the judged rows.
 
@@ -123,7 +118,8 @@ def row_gain_list(ctx: RunContext, row_gains: RowGains, *args) -> GainList:
 
 @memoised
 def _ideal_ranking_of_rows(qrels: Qrels, row_gains: RowGains, *args) -> GainList:
-    return _as_ranking(_ideal_of_rows(qrels, row_gains, *args))
+    """Every topic's ideal list under the rule, as a ranking: once per qrels."""
+    return _as_ranking(_ideal_lists(qrels.row_topic, row_gains(qrels, *args), qrels.n_topics))
 
 
 @memoised
@@ -146,11 +142,12 @@ def global_gain_list(ctx: RunContext) -> GainList:
 # -- one list per (topic, intent) ------------------------------------------------------
 
 @memoised
-def _intent_ideals(qrels: Qrels, gain_table: GainTable) -> np.ndarray:
+def _intent_ideal_ranking(qrels: Qrels, gain_table: GainTable) -> GainList:
+    """Every (topic, intent column)'s ideal list, as a ranking: once per qrels."""
     n_int = qrels.max_intents
     row, intent = np.nonzero(qrels.levels >= 1)
-    return _ideal_lists(qrels.row_topic[row] * n_int + intent, gain_table.gains(qrels.levels[row, intent]),
-                        qrels.n_topics * n_int)
+    return _as_ranking(_ideal_lists(qrels.row_topic[row] * n_int + intent,
+                                    gain_table.gains(qrels.levels[row, intent]), qrels.n_topics * n_int))
 
 
 @memoised
@@ -166,7 +163,3 @@ def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
     return GainList.of(gains, position, every_row.ideal[rows], (every_row, rows))
 
-
-@memoised
-def _intent_ideal_ranking(qrels: Qrels, gain_table: GainTable) -> GainList:
-    return _as_ranking(_intent_ideals(qrels, gain_table))
