@@ -56,6 +56,48 @@ def texts_of(values: pa.Array) -> list[str]:
     return [raw[a:b].decode("utf-8", "surrogateescape") for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
 
 
+WORD = np.dtype("<u8")  # little-endian whatever the machine: a text's first byte is a word's lowest
+
+
+def text_offsets(texts: pa.Array) -> np.ndarray:
+    """(n + 1,): text i of a binary or string array is ``data[offsets[i]:offsets[i + 1]]``."""
+    large = pa.types.is_large_binary(texts.type) or pa.types.is_large_string(texts.type)
+    dtype = np.dtype(np.int64 if large else np.int32)
+    return np.frombuffer(texts.buffers()[1], dtype=dtype, count=len(texts) + 1, offset=texts.offset * dtype.itemsize)
+
+
+def text_words(texts: pa.Array, words: np.ndarray) -> None:
+    """The texts of a binary or string array as 64-bit words, read in place into ``words`` (k, n).
+
+    Word j of a text of ``n`` bytes is its 8 bytes from offset ``min(8 j, n - 8)``
+    (the last overlapping the one before; past the text's end, the last again),
+    or, for a text shorter than 8 bytes, its bytes zero-padded. Two texts of one
+    length are equal exactly when their words are.
+    """
+    offsets = text_offsets(texts)
+    length = np.diff(offsets)
+    end = int(offsets[-1])  # the texts' bytes are data[offsets[0]:end]
+    data = texts.buffers()[2]
+    data = np.frombuffer(data, dtype=np.uint8, count=end) if data is not None and end else np.zeros(0, np.uint8)
+    if end < 8:  # too few bytes for one word: a padded copy
+        data = np.concatenate([data, np.zeros(8, np.uint8)])
+    at_byte = np.ndarray((len(data) - 7,), dtype=WORD, buffer=data, strides=(1,))  # a word at every byte
+    start = offsets[:-1].astype(np.intp)
+    latest = len(at_byte) - 1
+    shortest = int(length.min()) if len(length) else 8
+    for j, word in enumerate(words):
+        at = start + 8 * j if 8 * j <= shortest - 8 else start + np.minimum(8 * j, np.maximum(length - 8, 0))
+        if shortest < 8:  # a short text near the end: read where a word fits (see below)
+            np.minimum(at, latest, out=at)
+        word[:] = at_byte[at]  # (indexing: np.take is several times slower on a view of unaligned words)
+    if shortest < 8:  # a text shorter than a word: its own bytes only (the next text's are cut), in every word
+        short = np.flatnonzero(length < 8)
+        read_at = np.minimum(start[short], latest)
+        own = at_byte[read_at] >> ((start[short] - read_at) * 8).astype(np.uint64)
+        own &= (np.uint64(1) << (length[short] * 8).astype(np.uint64)) - np.uint64(1)
+        words[:, short] = own
+
+
 def factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(code of each key, distinct keys in first-seen order): one hash pass (Arrow's)."""
     encoded = pc.dictionary_encode(arrow_of(keys))

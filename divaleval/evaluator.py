@@ -252,6 +252,7 @@ class Evaluator:
 
         Worker processes then inherit them instead of each computing them.
         """
+        self.qrels.judged_table  # what runs are matched against: built before the first run needs it
         empty = RankedRun("", "", *(np.zeros(0, dtype=np.int64) for _ in range(3)),
                           topics=np.zeros(0, dtype=np.int64), unknown_topics=[])
         score_matrix(self.qrels, empty, self.measures, np.arange(self.qrels.n_topics), self.settings)

@@ -23,6 +23,7 @@ from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
 from .model.qrels import Qrels
+from .model.text_keys import matched_keys
 
 ORDERS = ("score", "rank", "file")
 # A docno repeated within a topic: an error, keep the first-ranked copy, or keep every copy.
@@ -57,15 +58,10 @@ class MatchedRun:
     repeat_topics: np.ndarray  # the topics (indices as ``topic``) that list some docno twice
 
 
-# A run whose topics hold this many lines on average is matched topic by topic (small hash tables, one
-# pass for judgments and repeats); one with many short topics in one pass over the whole run.
-TOPIC_BY_TOPIC_LINES = 64
-
-
 def match_run(run: RunTable, qrels: Qrels, judgments: bool = True) -> MatchedRun:
     """Each line's topic index and judged row, and the topics listing a docno twice, without a Python
-    object per line: per topic, one Arrow hash of its judged docnos and the run's (or, for runs of many
-    short topics, one lookup among all judged docnos and one hash of the run's).
+    object per line: the run's (topic, docno) keys looked up in the qrels' table of judged pairs
+    (:attr:`Qrels.judged_table`, built once), and repeats found among the keys.
 
     judgments: False leaves every docno unjudged (no lookup): enough to check a run's form.
     """
@@ -77,85 +73,9 @@ def match_run(run: RunTable, qrels: Qrels, judgments: bool = True) -> MatchedRun
         after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
         label_topic[unknown] = [after[str(labels[j])] for j in unknown]
     topic = label_topic[run.topic.codes]
-    segments, lines = _topic_segments(topic)
-    if len(topic) >= TOPIC_BY_TOPIC_LINES * (len(segments) - 1):
-        row, repeats = _match_by_topic(run, topic, segments, lines, qrels, judgments)
-    else:
-        row, repeats = _match_whole(run, topic, qrels, judgments)
-    return MatchedRun(run, topic, unknown_ids, row, repeats)
-
-
-def _match_by_topic(run: RunTable, topic: np.ndarray, segments: np.ndarray, lines: np.ndarray | None,
-                    qrels: Qrels, judgments: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(judged row of each line, topics repeating a docno), one topic's lines at a time: the topic's
-    judged docnos and the run's docnos of the topic encoded together, the judged first, so that a code
-    below their number is a judged row and a code met twice a repeat. The loop only encodes (Arrow,
-    without the GIL while it hashes): everything else is done for all topics at once."""
-    docnos = run.docno if lines is None else run.docno.take(arrow_of(lines))
-    if isinstance(docnos, pa.ChunkedArray):
-        docnos = docnos.combine_chunks()
-    grouped_topic = topic if lines is None else topic[lines]
-    judged, bounds = qrels.judged_by_topic
-    starts, ends = segments[:-1], segments[1:]
-    segment_topic = grouped_topic[starts].astype(np.int64) if len(topic) else np.zeros(len(starts), np.int64)
-    if judgments:
-        known = segment_topic < qrels.n_topics
-        first = np.minimum(segment_topic, qrels.n_topics)
-        lo = np.where(known, bounds[first], 0)
-        n_judged = np.where(known, bounds[np.minimum(first + 1, qrels.n_topics)] - lo, 0)
-    else:
-        lo = n_judged = np.zeros(len(starts), dtype=np.int64)
-    code = np.empty(len(topic), dtype=np.int32)            # each line's code within its topic
-    dictionary_size = np.empty(len(starts), dtype=np.int64)
-    for s, (a, b, l, n) in enumerate(zip(starts.tolist(), ends.tolist(), lo.tolist(), n_judged.tolist())):
-        part = docnos.slice(a, b - a)
-        encoded = (pa.concat_arrays([judged.slice(l, n), part]) if n else part).dictionary_encode()
-        code[a:b] = numpy_of(encoded.indices)[n:]
-        dictionary_size[s] = len(encoded.dictionary)
-    # Per line, built in place in 32 bits where they fit (a run of millions of lines stays small).
-    lengths = ends - starts
-    row = np.repeat(lo.astype(np.int32), lengths)
-    row += code
-    row[code >= np.repeat(n_judged.astype(np.int32), lengths)] = -1
-    total = int(dictionary_size.sum())
-    key = np.repeat((np.cumsum(dictionary_size) - dictionary_size).astype(np.int32 if total < 2 ** 31 else np.int64),
-                    lengths)
-    key += code  # distinct per (topic, docno)
-    repeated = np.bincount(key, minlength=total)[key] > 1
-    repeats = np.unique(grouped_topic[repeated]).astype(np.int32)
-    if lines is not None:
-        row[lines] = row.copy()
-    return row, repeats
-
-
-def _match_whole(run: RunTable, topic: np.ndarray, qrels: Qrels, judgments: bool
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """(judged row of each line, topics repeating a docno) in one pass over the whole run."""
-    if judgments:
-        code = qrels.judged_codes(run.docno)
-        row = np.full(len(topic), -1, dtype=np.int32)
-        judged = np.flatnonzero(code >= 0)
-        row[judged] = qrels.rows_of(np.minimum(topic[judged], qrels.n_topics), code[judged])
-    else:
-        row = np.full(len(topic), -1, dtype=np.int32)
-    encoded = pc.dictionary_encode(run.docno)
-    docno = np.concatenate([numpy_of(chunk.indices) for chunk in encoded.chunks]).astype(np.int64) \
-        if isinstance(encoded, pa.ChunkedArray) else numpy_of(encoded.indices).astype(np.int64)
-    key = topic.astype(np.int64) * (int(docno.max(initial=0)) + 1) + docno
-    order = np.argsort(key, kind="stable")
-    repeated = key[order][1:] == key[order][:-1]
-    return row, np.unique(topic[order][1:][repeated]).astype(np.int32)
-
-
-def _topic_segments(topic: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """(boundaries of each topic's lines, the line order that groups them: None when the file does)."""
-    change = np.flatnonzero(topic[1:] != topic[:-1]) + 1
-    if len(change) + 1 > np.count_nonzero(np.bincount(topic)):  # some topic's lines are not together
-        lines = np.argsort(topic, kind="stable")
-        change = np.flatnonzero(topic[lines][1:] != topic[lines][:-1]) + 1
-    else:
-        lines = None
-    return np.concatenate([[0], change, [len(topic)]]), lines
+    row, repeated = matched_keys(qrels.judged_table if judgments else None, run.docno, topic)
+    return MatchedRun(run, topic, unknown_ids, row.astype(np.int32, copy=False),
+                      np.unique(topic[repeated]).astype(np.int32))
 
 
 def rank_run(run: RunTable, qrels: Qrels, **options) -> RankedRun:

@@ -25,6 +25,7 @@ from ..ids import natural_key, sort_labels
 from ..io.iprob import IntentProbabilities
 from ..io.qrels import QrelsTable
 from ..io.table import binary_array
+from .text_keys import KeyTable, TextKeys
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -126,40 +127,12 @@ class Qrels:
         index = self._topic_index
         return np.array([index.get(str(topic), -1) for topic in topic_ids], dtype=np.int64)
 
-    def judged_codes(self, docnos: pa.Array | pa.ChunkedArray) -> np.ndarray:
-        """(int32) each docno's position among the judged docnos, -1 for one never judged:
-        one Arrow lookup, in a hash table of the judged docnos only."""
-        found = pc.index_in(docnos, value_set=self.docnos)
-        return numpy_of(found, null=-1).astype(np.int32, copy=False)
-
     @cached_property
-    def _row_of_docno(self) -> np.ndarray:
-        """(docnos,) the row of each docno judged for one topic only; -2 for one judged for several."""
-        docno = self.row_key % len(self.docnos)
-        judged_for = np.bincount(docno, minlength=len(self.docnos))
-        row = np.full(len(self.docnos), -2, dtype=np.int64)
-        single = judged_for[docno] == 1
-        row[docno[single]] = np.flatnonzero(single)
-        return row
-
-    @cached_property
-    def judged_by_topic(self) -> tuple[pa.Array, np.ndarray]:
-        """(the docno of every judged row, rows grouped by topic; each topic's first row, and the end):
-        a run is matched topic by topic against these, in small hash tables."""
+    def judged_table(self) -> KeyTable:
+        """The judged (topic index, docno) pairs, a table's key i being row i: what every run is matched
+        against, hashed once for all runs."""
         docnos = self.docnos.take(arrow_of(self.row_key % max(len(self.docnos), 1)))
-        return docnos, np.searchsorted(self.row_topic, np.arange(self.n_topics + 1))
-
-    def rows_of(self, topic: np.ndarray, docno_code: np.ndarray) -> np.ndarray:
-        """Judged row of each (topic index, docno code) pair, -1 where unjudged."""
-        row = np.where(docno_code >= 0, self._row_of_docno[np.maximum(docno_code, 0)], -1)
-        single = row >= 0
-        row[single] = np.where(self.row_topic[row[single]] == topic[single], row[single], -1)
-        shared = np.flatnonzero(row == -2)  # docnos judged for several topics: look the pair up
-        if len(shared):
-            key = topic[shared].astype(np.int64) * len(self.docnos) + docno_code[shared]
-            where = np.minimum(np.searchsorted(self.row_key, key), len(self.row_key) - 1)
-            row[shared] = np.where(self.row_key[where] == key, where, -1)
-        return row
+        return KeyTable(TextKeys.of(docnos, self.row_topic))
 
     # -- intent probabilities ----------------------------------------------
     def with_iprob(self, iprob: IntentProbabilities, warn: WarningSink = warn_to_stderr) -> "Qrels":
