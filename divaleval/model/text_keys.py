@@ -29,6 +29,8 @@ _GOLDEN = 0x9E3779B97F4A7C15
 # Probing rounds after which a table gives way to sorting: reached only by keys made to share hashes
 # (the longest run of full slots in a quarter-full table of well-hashed keys is some fifteen).
 MAX_ROUNDS = 64
+_HALF, _LOW = np.uint64(32), np.uint64(0xFFFFFFFF)
+_EMPTY, _EMPTY_POSITION = np.uint64(2 ** 64 - 1), 2 ** 32 - 1  # an empty slot: position and hash all ones
 BLOCK_ROWS = 1 << 16  # keys made and looked up at a time (a block's words: 2 MB for texts of 32 bytes)
 
 
@@ -70,8 +72,7 @@ class TextKeys:
     def _hash(words: np.ndarray, length: np.ndarray, group: np.ndarray) -> np.ndarray:
         # A text's own words, each times a constant of its position and folded (so that no difference
         # between two texts' words cancels out for every constant), summed; then the length and the group,
-        # all mixed: the same key gives the same hash whatever the longest text beside it. Never 0 (odd):
-        # a table's empty slots hold 0.
+        # all mixed: the same key gives the same hash whatever the longest text beside it.
         h = group.astype(np.uint64) * np.uint64(0xD6E8FEB86659FD93)
         h += length.astype(np.uint64) * np.uint64(_GOLDEN)
         term, folded = np.empty_like(h), np.empty_like(h)
@@ -80,9 +81,7 @@ class TextKeys:
             np.right_shift(term, _FOLD, out=folded)
             term ^= folded
             np.add(h, term, out=h, where=length > 8 * j)
-        h = _mixed(h)
-        h |= np.uint64(1)
-        return h
+        return _mixed(h)
 
     def __len__(self) -> int:
         return len(self.length)
@@ -118,30 +117,33 @@ class TextKeys:
 class KeyTable:
     """An open-addressing (linear probing) hash table of distinct keys, built once, probed by arrays.
 
-    Slots hold a key's position and, beside it, its hash (0 when empty): a probe
-    reads one hash, and only a key whose hash is the one looked for is compared.
+    A slot is one 64-bit word: the key's position in its high half, the low half
+    of its hash in the low half (all ones when empty), so that a probe reads one
+    word, and only a key whose hash agrees is compared byte for byte. At most a
+    quarter full: 32 bytes of slots a key, and probes stay short.
     """
 
     def __init__(self, keys: TextKeys) -> None:
+        if len(keys) >= _EMPTY_POSITION:
+            raise ValueError(f"a table holds fewer than {_EMPTY_POSITION} keys")
         self.keys = keys
-        bits = max(3, int(len(keys) * 4 - 1).bit_length())  # at most a quarter full: short probes
+        bits = max(3, int(len(keys) * 4 - 1).bit_length())
         self.mask = (1 << bits) - 1
         self.shift = np.uint64(64 - bits)
-        self.position = np.full(1 << bits, -1, dtype=np.int32 if len(keys) < 2 ** 31 else np.int64)
-        self.hash = np.zeros(1 << bits, dtype=np.uint64)
+        self.slots = np.full(1 << bits, _EMPTY, dtype=np.uint64)
         pending = np.arange(len(keys), dtype=np.int64)
         slot = self._home(keys.hash)
         self.sorted_only = False  # True: too many keys shared hashes; every lookup sorts instead
         for _ in range(MAX_ROUNDS):
             if not len(pending):
                 break
-            free = self.hash[slot] == 0
+            free = self.slots[slot] == _EMPTY
             # One key per free slot this round (the first asking); every other one moves on, past a slot
             # now taken, so no key ever sits beyond a gap in its probe sequence.
             _, first = np.unique(slot[free], return_index=True)
             placed = np.flatnonzero(free)[first]
-            self.position[slot[placed]] = pending[placed]
-            self.hash[slot[placed]] = keys.hash[pending[placed]]
+            self.slots[slot[placed]] = (pending[placed].astype(np.uint64) << _HALF) | \
+                (keys.hash[pending[placed]] & _LOW)
             rest = np.ones(len(pending), dtype=bool)
             rest[placed] = False
             pending, slot = pending[rest], (slot[rest] + 1) & self.mask
@@ -154,20 +156,22 @@ class KeyTable:
     def find(self, keys: TextKeys) -> np.ndarray:
         """Each key's position among the table's keys, -1 for one it lacks."""
         index = np.int32 if len(keys) < 2 ** 31 else np.int64
-        found = np.full(len(keys), -1, dtype=self.position.dtype)
+        found = np.full(len(keys), -1, dtype=np.int64 if len(self.keys) >= 2 ** 31 else np.int32)
         asking = np.arange(len(keys), dtype=index)  # the keys still probing, and their slots and hashes
         slot = self._home(keys.hash)
-        wanted = keys.hash
+        wanted = keys.hash & _LOW
         for _ in range(0 if self.sorted_only else MAX_ROUNDS):
             if not len(asking):
                 return found
-            held = self.hash[slot]
-            candidate = np.flatnonzero(held == wanted)  # hashes alike: compared byte for byte
-            position = self.position[slot[candidate]]
+            held = self.slots[slot]
+            empty = held == _EMPTY
+            held_hash = held & _LOW
+            candidate = np.flatnonzero((held_hash == wanted) & ~empty)  # hashes alike: compared byte for byte
+            position = (held[candidate] >> _HALF).astype(np.int64)
             same = keys.equal(asking[candidate], self.keys, position)
             found[asking[candidate[same]]] = position[same]
-            # On past a slot holding another key (or, never seen in practice, an equal hash of another text).
-            going_on = np.flatnonzero((held != wanted) & (held != 0))
+            # On past a slot holding another key (or an equal half hash of another text).
+            going_on = np.flatnonzero((held_hash != wanted) & ~empty)
             if not same.all():
                 going_on = np.sort(np.concatenate([going_on, candidate[~same]]))
             asking, slot, wanted = asking[going_on], (slot[going_on] + 1) & self.mask, wanted[going_on]
@@ -184,7 +188,7 @@ class KeyTable:
         new[1:] = ~both.equal(order[1:], both, order[:-1])
         first = order[new]  # the first of each run of equal keys
         position = np.where(side[first] == 0, first, -1)[np.cumsum(new) - 1]  # the table's key in each run
-        found = np.empty(len(keys), dtype=self.position.dtype)
+        found = np.empty(len(keys), dtype=np.int64)
         theirs = side[order] == 1
         found[order[theirs] - len(self.keys)] = position[theirs]
         return found
@@ -198,7 +202,7 @@ def matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, grou
     Keys are made and looked up :data:`BLOCK_ROWS` at a time: only a block's words are ever held.
     """
     hashes = np.empty(len(texts), dtype=np.uint64)
-    found = np.full(len(texts), -1, dtype=np.int32 if table is None else table.position.dtype)
+    found = np.full(len(texts), -1, dtype=np.int32 if table is None or len(table.keys) < 2 ** 31 else np.int64)
     for start in range(0, len(texts), BLOCK_ROWS):
         keys = TextKeys.of(texts.slice(start, BLOCK_ROWS), group[start: start + BLOCK_ROWS])
         hashes[start: start + len(keys)] = keys.hash
