@@ -15,6 +15,7 @@ from divaleval.api import resolve_measures  # noqa: E402
 from divaleval.engine import score_matrix  # noqa: E402
 from divaleval.evaluator import Evaluator  # noqa: E402
 from divaleval.io import read_qrels, read_run  # noqa: E402
+from divaleval.memory import keep_large_blocks_in_heap  # noqa: E402
 from divaleval.model import build_qrels  # noqa: E402
 from divaleval.output import make_writer  # noqa: E402
 from divaleval.ranking import match_run, rank_matched  # noqa: E402
@@ -25,6 +26,7 @@ IMPORTED = time.perf_counter()
 
 def main(qrels_path: str, run_paths: list[str]) -> None:
     stages: dict[str, float] = {"import": IMPORTED - START}
+    keep_large_blocks_in_heap()  # as the command does
 
     def timed(name, fn, *args, **kwargs):
         t = time.perf_counter()
