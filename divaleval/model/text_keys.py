@@ -4,8 +4,8 @@ A run's docnos are matched to the judged (topic, docno) pairs of the qrels
 for every run. A hash table of Arrow's is rebuilt on each call (its judged
 side hashed again for every run); this one is built once per qrels, and
 a run's docnos are hashed and looked up by a few numpy passes over blocks of
-them. Keys made to share hashes cannot make it slow: past a few dozen probing
-rounds, lookups sort instead.
+them. Keys made to share hashes cannot make it slow: past 64 probing rounds,
+lookups sort instead.
 
 A text of ``n`` bytes is held as its length and ``ceil(n / 8)`` 64-bit words
 read at byte offsets 0, 8, 16, ... and ``n - 8`` for the last (overlapping the
@@ -46,7 +46,8 @@ def _mixed(h: np.ndarray) -> np.ndarray:
 
 @dataclass
 class TextKeys:
-    """(group, text) keys: ``words`` (k, n) uint64, ``length`` and ``group`` (n,) int32, ``hash`` (n,) uint64."""
+    """(group, text) keys: ``words`` (k, n) uint64, ``length`` (n,) integers, ``group`` (n,) int32 and
+    ``hash`` (n,) uint64."""
 
     words: np.ndarray
     length: np.ndarray
@@ -55,8 +56,8 @@ class TextKeys:
 
     @classmethod
     def of(cls, texts: pa.Array | pa.ChunkedArray, group: np.ndarray) -> "TextKeys":
-        """The keys of ``(group[i], texts[i])``: texts a binary or string array (not large_*), groups
-        integers below 2**31 (topic indices)."""
+        """The keys of ``(group[i], texts[i])``: texts any binary or string array, groups integers below
+        2**31 (topic indices)."""
         chunks = [chunk for chunk in (texts.chunks if isinstance(texts, pa.ChunkedArray) else [texts]) if len(chunk)]
         length = np.concatenate([np.diff(text_offsets(chunk)) for chunk in chunks]) if chunks \
             else np.zeros(0, np.int32)
