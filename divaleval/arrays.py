@@ -46,16 +46,6 @@ def arrow_of(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(dtype, len(values), [None, pa.py_buffer(values)])
 
 
-def texts_of(values: pa.Array) -> list[str]:
-    """The values of an Arrow string or binary array as str (bytes that are not UTF-8 kept by surrogateescape)."""
-    if not len(values):
-        return []
-    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=len(values) + 1, offset=values.offset * 4)
-    data = values.buffers()[2]
-    raw = data.to_pybytes() if data is not None else b""
-    return [raw[a:b].decode("utf-8", "surrogateescape") for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
-
-
 WORD = np.dtype("<u8")  # little-endian whatever the machine: a text's first byte is a word's lowest
 
 
@@ -64,6 +54,16 @@ def text_offsets(texts: pa.Array) -> np.ndarray:
     large = pa.types.is_large_binary(texts.type) or pa.types.is_large_string(texts.type)
     dtype = np.dtype(np.int64 if large else np.int32)
     return np.frombuffer(texts.buffers()[1], dtype=dtype, count=len(texts) + 1, offset=texts.offset * dtype.itemsize)
+
+
+def texts_of(values: pa.Array) -> list[str]:
+    """The values of an Arrow string or binary array as str (bytes that are not UTF-8 kept by surrogateescape)."""
+    if not len(values):
+        return []
+    offsets = text_offsets(values)
+    data = values.buffers()[2]
+    raw = data.to_pybytes() if data is not None else b""
+    return [raw[a:b].decode("utf-8", "surrogateescape") for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
 
 
 def text_words(texts: pa.Array, words: np.ndarray) -> None:

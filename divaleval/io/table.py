@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from ..arrays import arrow_of, numpy_of, texts_of
+from ..arrays import arrow_of, numpy_of, text_offsets, texts_of
 from ..errors import InputError
 from ..memory import release_unused_memory
 from .source import BOM, InputFile
@@ -370,7 +370,7 @@ def _holds_space(values: pa.Array) -> bool:
     data = values.buffers()[2]
     if data is None:
         return False
-    offsets = np.frombuffer(values.buffers()[1], dtype=np.int32, count=len(values) + 1, offset=values.offset * 4)
+    offsets = text_offsets(values)
     return bool(_IS_SPACE_NL[np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]].any())
 
 
@@ -563,7 +563,7 @@ def _only_digits_and_minus(text: pa.ChunkedArray) -> bool:
     for chunk in text.chunks:
         if not len(chunk):
             continue
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32, count=len(chunk) + 1, offset=chunk.offset * 4)
+        offsets = text_offsets(chunk)
         data = chunk.buffers()[2]
         if data is None:
             continue

@@ -107,6 +107,12 @@ class TextKeys:
                         np.concatenate([first.length, second.length]), np.concatenate([first.group, second.group]),
                         np.concatenate([first.hash, second.hash]))
 
+    def in_key_order(self, *minor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the keys' positions in key order, ties by ``minor`` keys and then by position; whether each
+        key of that order but the first equals the one before it)."""
+        order = np.lexsort([*minor, *self.words[::-1], self.length, self.group])
+        return order, self.equal(order[1:], self, order[:-1])
+
     def equal(self, mine: np.ndarray, other: "TextKeys", theirs: np.ndarray) -> np.ndarray:
         """Whether key ``mine[i]`` of these equals key ``theirs[i]`` of ``other``, byte for byte."""
         same = (self.length[mine] == other.length[theirs]) & (self.group[mine] == other.group[theirs])
@@ -151,13 +157,18 @@ class KeyTable:
         else:
             self.sorted_only = len(pending) > 0
 
+    @property
+    def position_type(self) -> type:
+        """The integers a key's position needs."""
+        return np.int32 if len(self.keys) < 2 ** 31 else np.int64
+
     def _home(self, hashes: np.ndarray) -> np.ndarray:
         return (hashes >> self.shift).astype(np.int64)
 
     def find(self, keys: TextKeys) -> np.ndarray:
         """Each key's position among the table's keys, -1 for one it lacks."""
         index = np.int32 if len(keys) < 2 ** 31 else np.int64
-        found = np.full(len(keys), -1, dtype=np.int64 if len(self.keys) >= 2 ** 31 else np.int32)
+        found = np.full(len(keys), -1, dtype=self.position_type)
         asking = np.arange(len(keys), dtype=index)  # the keys still probing, and their slots and hashes
         slot = self._home(keys.hash)
         wanted = keys.hash & _LOW
@@ -184,9 +195,9 @@ class KeyTable:
         """:meth:`find` by sorting the table's keys and these together, whatever their hashes."""
         both = TextKeys.joined(self.keys, keys)
         side = np.repeat(np.array([0, 1], dtype=np.int8), [len(self.keys), len(keys)])
-        order = np.lexsort([side, *both.words[::-1], both.length, both.group])  # the table's key first of equals
+        order, same = both.in_key_order(side)  # the table's key first of equals
         new = np.ones(len(order), dtype=bool)
-        new[1:] = ~both.equal(order[1:], both, order[:-1])
+        new[1:] = ~same
         first = order[new]  # the first of each run of equal keys
         position = np.where(side[first] == 0, first, -1)[np.cumsum(new) - 1]  # the table's key in each run
         found = np.empty(len(keys), dtype=np.int64)
@@ -203,7 +214,7 @@ def matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, grou
     Keys are made and looked up :data:`BLOCK_ROWS` at a time: only a block's words are ever held.
     """
     hashes = np.empty(len(texts), dtype=np.uint64)
-    found = np.full(len(texts), -1, dtype=np.int32 if table is None or len(table.keys) < 2 ** 31 else np.int64)
+    found = np.full(len(texts), -1, dtype=np.int32 if table is None else table.position_type)
     for start in range(0, len(texts), BLOCK_ROWS):
         keys = TextKeys.of(texts.slice(start, BLOCK_ROWS), group[start: start + BLOCK_ROWS])
         hashes[start: start + len(keys)] = keys.hash
@@ -220,6 +231,5 @@ def _repeated(hashes: np.ndarray, texts: pa.Array | pa.ChunkedArray, group: np.n
         return np.zeros(0, dtype=np.int64)
     suspects = np.flatnonzero(np.isin(hashes, collided))  # few: repeats and true hash collisions
     keys = TextKeys.of(texts.take(arrow_of(suspects)), np.asarray(group)[suspects])
-    order = np.lexsort([*keys.words[::-1], keys.length, keys.group])
-    same = keys.equal(order[1:], keys, order[:-1])
+    order, same = keys.in_key_order()
     return np.sort(suspects[order[1:][same]])
