@@ -8,9 +8,11 @@ import pyarrow as pa
 
 from ..arrays import arrow_of, group_positions
 from ..errors import InputError
+from ..native import kernels
 from .source import InputFile, read_input
 from .table import (
-    FLOAT, ID, PRESENT, RANK, TEXT, Factor, Lines, binary_array, decode, integer_array, memory_lines, read_columns,
+    FLOAT, ID, INT32_MAX, INT32_MIN, PRESENT, RANK, TEXT, Factor, Lines, RowLines, binary_array, decode,
+    integer_array, memory_lines, read_columns,
 )
 
 RUN_LAYOUT = "topic Q0 docno rank score runtag"
@@ -83,6 +85,9 @@ def read_run(source: str | InputFile) -> RunTable:
     """Read a TREC run: six fields a line; fields past the sixth are ignored (and noted), as trec_eval does."""
     if isinstance(source, str):
         source = read_input(source)
+    plain = _read_plain_run(source)
+    if plain is not None:
+        return plain
     columns = read_columns(source, [ID, PRESENT, TEXT, RANK, FLOAT, PRESENT],
                            names=["topic", "Q0", "docno", "rank", "score", "runtag"], layout=RUN_LAYOUT,
                            extra_fields="ignore")
@@ -94,3 +99,24 @@ def read_run(source: str | InputFile) -> RunTable:
                     rank_out_of_range=None if out_of_range is None else int(columns.lines[out_of_range]),
                     extra_fields=columns.extra_fields)
 
+
+
+def _read_plain_run(source: InputFile) -> RunTable | None:
+    """The run split by the compiled kernel (divaleval/native), or None where it is not built or declines the
+    file (anything but one space or one tab between fields and plain numbers): then :func:`read_columns`
+    reads it, and names the line of any problem. Both give the same table."""
+    native = kernels()
+    if native is None:
+        return None
+    with source.mapped() as data:
+        split = native.split_run(data)
+    if split is None:
+        return None
+    rows, topic_codes, offsets, docnos, ranks, scores, labels, runtag, extra_fields, rank_min, rank_max = split
+    rank = np.frombuffer(ranks, dtype=np.int64)
+    if INT32_MIN <= rank_min and rank_max <= INT32_MAX:  # as the Arrow path keeps them (half the memory)
+        rank = rank.astype(np.int32)
+    topic = Factor(np.frombuffer(topic_codes, dtype=np.int32), np.array([decode(label) for label in labels], dtype=object))
+    docno = pa.Array.from_buffers(pa.binary(), rows, [None, pa.py_buffer(offsets), pa.py_buffer(docnos)])
+    return RunTable(source.name, decode(runtag), topic, docno, rank, np.frombuffer(scores, dtype=np.float64),
+                    RowLines(rows), extra_fields=extra_fields)

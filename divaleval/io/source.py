@@ -12,6 +12,7 @@ dropped, and at exit.
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import mmap
@@ -21,7 +22,7 @@ import stat
 import sys
 import tempfile
 import zlib
-from typing import BinaryIO
+from typing import BinaryIO, Iterator
 
 from ..errors import InputError
 
@@ -79,6 +80,15 @@ class InputFile:
     def size(self) -> int:
         """Bytes (of the file, if not yet read)."""
         return len(self._data) if self._data is not None else os.path.getsize(self._path)
+
+    @contextlib.contextmanager
+    def mapped(self) -> Iterator[bytes | mmap.mmap]:
+        """The whole content as a buffer: the bytes in memory, or the file mapped (read-only, not copied)."""
+        if self._data is not None or self.size == 0:
+            yield self.data
+            return
+        with self.open() as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            yield mapped
 
     def head(self) -> bytes:
         """The first bytes, enough for the first line."""

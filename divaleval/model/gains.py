@@ -66,5 +66,8 @@ def topicwise_levels(levels: np.ndarray, rule: str) -> np.ndarray:
     if rule == "max":
         return positive.max(axis=1, initial=0)
     total = positive.sum(axis=1)
-    # floor(log2(S + 1)) in integers: the bit length of S + 1, minus one.
+    # floor(log2(S + 1)) in integers: the bit length of S + 1, minus one; below 2**53, S + 1 is exact as a
+    # double and frexp's exponent is that bit length.
+    if total.max(initial=0) < 2 ** 53 - 1:
+        return (np.frexp((total + 1).astype(np.float64))[1] - 1).astype(np.int64)
     return np.frompyfunc(lambda s: (int(s) + 1).bit_length() - 1, 1, 1)(total).astype(np.int64)

@@ -17,11 +17,13 @@ collision costs a probe, never a wrong match.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
 
 from ..arrays import WORD, arrow_of, text_offsets, text_words
+from ..native import kernels
 
 _MIX_1, _MIX_2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
 _SHIFT, _FOLD = np.uint64(33), np.uint64(29)
@@ -191,6 +193,15 @@ class KeyTable:
             found[asking] = self._found_by_sorting(keys.take(asking))
         return found
 
+    @cached_property
+    def native_arrays(self) -> tuple:
+        """The table as the compiled kernel reads it: (slots, shift, rows, width): a key's row is its length
+        and group in one word (``length << 32 | group``), then its words; one row read per lookup."""
+        rows = np.empty((len(self.keys), len(self.keys.words) + 1), dtype=np.uint64)
+        rows[:, 0] = (self.keys.length.astype(np.uint64) << _HALF) | self.keys.group.astype(np.uint64)
+        rows[:, 1:] = self.keys.words.T
+        return self.slots, int(self.shift), rows, rows.shape[1]
+
     def _found_by_sorting(self, keys: TextKeys) -> np.ndarray:
         """:meth:`find` by sorting the table's keys and these together, whatever their hashes."""
         both = TextKeys.joined(self.keys, keys)
@@ -211,8 +222,12 @@ def matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, grou
     """(each key's position in ``table``, -1 where it lacks the key or there is no table; the positions
     of the keys equal to an earlier one) for the keys ``(group[i], texts[i])``.
 
-    Keys are made and looked up :data:`BLOCK_ROWS` at a time: only a block's words are ever held.
+    Keys are made and looked up :data:`BLOCK_ROWS` at a time: only a block's words are ever held (or,
+    where it is built, by the compiled kernel, which gives the same positions).
     """
+    compiled = _compiled_matched_keys(table, texts, group)
+    if compiled is not None:
+        return compiled
     hashes = np.empty(len(texts), dtype=np.uint64)
     found = np.full(len(texts), -1, dtype=np.int32 if table is None else table.position_type)
     for start in range(0, len(texts), BLOCK_ROWS):
@@ -221,6 +236,28 @@ def matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, grou
         if table is not None:
             found[start: start + len(keys)] = table.find(keys)
     return found, _repeated(hashes, texts, group)
+
+
+def _compiled_matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, group: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`matched_keys` by the compiled kernel (divaleval/native): the same keys, hashes and probes in one
+    pass without the GIL; None where it is not built, or the texts are not one binary or string array with
+    32-bit offsets, or keys share hashes too often (the kernel declines: numpy sorts them)."""
+    native = kernels()
+    if native is None or (table is not None and table.sorted_only):
+        return None
+    if isinstance(texts, pa.ChunkedArray):
+        texts = texts.combine_chunks() if texts.num_chunks != 1 else texts.chunk(0)
+    if not len(texts) or not (pa.types.is_binary(texts.type) or pa.types.is_string(texts.type)):
+        return None
+    data = texts.buffers()[2]
+    found = np.full(len(texts), -1, dtype=np.int32 if table is None else table.position_type)
+    repeated = native.match_keys(np.ascontiguousarray(group, dtype=np.int32), text_offsets(texts),
+                                 data if data is not None else b"", found,
+                                 None if table is None else table.native_arrays)
+    if repeated is None:
+        return None
+    return found, np.array(repeated, dtype=np.int64)
 
 
 def _repeated(hashes: np.ndarray, texts: pa.Array | pa.ChunkedArray, group: np.ndarray) -> np.ndarray:

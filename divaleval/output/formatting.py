@@ -11,6 +11,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..native import kernels
+
 
 def c_fixed(value: float, digits: int = 6) -> str:
     """``printf("%.<digits>f", value)`` as glibc prints it."""
@@ -28,8 +30,14 @@ def _row_template(width: int, digits: int, sep: str) -> str:
 
 def c_fixed_rows(matrix: np.ndarray, digits: int = 6, sep: str = ",") -> list[str]:
     """Each row of a 2-d ``matrix`` as its values printed by :func:`c_fixed`, joined by ``sep``
-    (one formatting operation per row: output is a hot path for many runs of many topics)."""
-    matrix = np.asarray(matrix, dtype=np.float64)
+    (one formatting operation per row, or the compiled kernel's exact printing: output is a hot path for
+    many runs of many topics)."""
+    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
+    native = kernels()
+    if native is not None and matrix.ndim == 2 and len(sep) == 1:  # the same text, without the GIL
+        rows = native.fixed_rows(matrix, matrix.shape[0], matrix.shape[1], digits, sep)
+        if rows is not None:
+            return rows
     if not np.isfinite(matrix).all():
         return [sep.join(c_fixed(v, digits) for v in row) for row in matrix.tolist()]
     template = _row_template(matrix.shape[1], digits, sep)

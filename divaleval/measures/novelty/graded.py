@@ -18,7 +18,10 @@ from .gains import greedy_gains
 def highest_levels(qrels: Qrels) -> np.ndarray:
     """(T, I) the highest level of each intent column among each topic's judgments."""
     highest = np.zeros((qrels.n_topics, qrels.max_intents), dtype=np.int64)
-    np.maximum.at(highest, qrels.row_topic, np.maximum(qrels.levels, 0))
+    # Rows are grouped by topic (row_start): one reduction per topic that has rows.
+    judged = np.flatnonzero(np.diff(qrels.row_start) > 0)
+    if len(judged):
+        highest[judged] = np.maximum.reduceat(np.maximum(qrels.levels, 0), qrels.row_start[judged], axis=0)
     return highest
 
 
