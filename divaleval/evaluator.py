@@ -250,12 +250,26 @@ class Evaluator:
     def warm_up(self) -> None:
         """Compute every qrels-only quantity the measures need (ideal rankings) now.
 
-        Worker processes then inherit them instead of each computing them.
+        Worker processes then inherit them instead of each computing them. Two
+        threads share the work (numpy lets go of the GIL): the novelty measures'
+        (their greedy ideal rankings take longest) and the others' with the
+        table of judged pairs. A quantity both need may be computed by both, to
+        the same bits; the first kept is as good as the other.
         """
-        self.qrels.judged_table  # what runs are matched against: built before the first run needs it
-        empty = RankedRun("", "", *(np.zeros(0, dtype=np.int64) for _ in range(3)),
-                          topics=np.zeros(0, dtype=np.int64), unknown_topics=[])
-        score_matrix(self.qrels, empty, self.measures, np.arange(self.qrels.n_topics), self.settings)
+        novelty = [m for m in self.measures if ".novelty." in m.definition.kernel.__module__]
+        others = [m for m in self.measures if ".novelty." not in m.definition.kernel.__module__]
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="divaleval-warm-up") as helper:
+            pending = helper.submit(self._warm_up, others, True)
+            self._warm_up(novelty, False)
+            pending.result()
+
+    def _warm_up(self, measures: list[Measure], table: bool) -> None:
+        if table:
+            self.qrels.judged_table  # what runs are matched against: built before the first run needs it
+        if measures:
+            empty = RankedRun("", "", *(np.zeros(0, dtype=np.int64) for _ in range(3)),
+                              topics=np.zeros(0, dtype=np.int64), unknown_topics=[])
+            score_matrix(self.qrels, empty, measures, np.arange(self.qrels.n_topics), self.settings)
 
     def score_raw(self, item: RunInput) -> RawScores:
         """Read (if need be), rank and score one run; its warnings are kept, not emitted."""

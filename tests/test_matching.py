@@ -13,6 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from divaleval import native
 from divaleval.io import RunTable
 from divaleval.model import Qrels
 from divaleval.model import text_keys
@@ -43,6 +44,15 @@ def random_case(seed: int, lines_per_topic: int):
     return qrels, run, [run_topic[i] for i in order], [run_docno[i] for i in order]
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def matcher(request, monkeypatch):
+    """Both matchers held to the dictionary: the compiled kernel (divaleval/native) and the numpy path."""
+    if request.param == "compiled" and not native.built():
+        pytest.skip("the compiled kernels are not built")
+    monkeypatch.setenv("DIVALEVAL_NATIVE", "1" if request.param == "compiled" else "0")
+
+
+@pytest.mark.usefixtures("matcher")
 @pytest.mark.parametrize("lines_per_topic", [3, 128])
 @pytest.mark.parametrize("seed", range(12))
 def test_each_line_gets_its_judged_row_and_repeats_are_found(seed, lines_per_topic):
@@ -64,6 +74,7 @@ def test_each_line_gets_its_judged_row_and_repeats_are_found(seed, lines_per_top
 
 def test_hash_collisions_cost_probes_not_matches(monkeypatch):
     """With every hash one of two values, each lookup walks past keys with its hash: still exact."""
+    monkeypatch.setenv("DIVALEVAL_NATIVE", "0")  # the compiled matcher computes real hashes
     real = TextKeys._hash
     monkeypatch.setattr(TextKeys, "_hash", staticmethod(lambda w, l, g: (real(w, l, g) & np.uint64(2)) | np.uint64(1)))
     test_each_line_gets_its_judged_row_and_repeats_are_found(3, 128)
@@ -105,6 +116,7 @@ def test_keys_do_not_depend_on_their_neighbours():
         assert first.hash[i] == second.hash[j] and first.equal(np.array([i]), second, np.array([j])).all()
 
 
+@pytest.mark.usefixtures("matcher")
 def test_repeated_and_found_on_random_texts():
     rng = np.random.default_rng(11)
     alphabet = np.frombuffer(b"ab\x00\xff", dtype=np.uint8)
@@ -134,6 +146,7 @@ def test_empty():
 
 def test_keys_in_blocks(monkeypatch):
     """A run's keys are made and looked up text_keys.BLOCK_ROWS at a time; repeats across blocks count."""
+    monkeypatch.setenv("DIVALEVAL_NATIVE", "0")  # the numpy path's blocks
     monkeypatch.setattr(text_keys, "BLOCK_ROWS", 5)
     test_repeated_and_found_on_random_texts()
     test_each_line_gets_its_judged_row_and_repeats_are_found(7, 128)
@@ -143,6 +156,7 @@ def test_keys_in_blocks(monkeypatch):
 def test_lookups_past_the_probing_limit_sort_instead(monkeypatch, rounds):
     """Keys made to share hashes would make probing slow: past text_keys.MAX_ROUNDS a table sorts
     instead (at 0 every lookup sorts; at 1 or 2 the keys still probing do), with the same rows."""
+    monkeypatch.setenv("DIVALEVAL_NATIVE", "0")  # the numpy path's probing
     monkeypatch.setattr(text_keys, "MAX_ROUNDS", rounds)
     for seed, lines in [(1, 128), (2, 3), (4, 128)]:
         test_each_line_gets_its_judged_row_and_repeats_are_found(seed, lines)
@@ -153,6 +167,7 @@ def test_lookups_past_the_probing_limit_sort_instead(monkeypatch, rounds):
 def test_one_hash_for_every_key_still_finishes(monkeypatch):
     """Every key with one hash: the table is given up after text_keys.MAX_ROUNDS rounds, not built in
     as many rounds as keys, and lookups are still exact."""
+    monkeypatch.setenv("DIVALEVAL_NATIVE", "0")  # the compiled matcher computes real hashes
     monkeypatch.setattr(TextKeys, "_hash", staticmethod(lambda w, l, g: np.full(len(l), 12345, dtype=np.uint64)))
     test_each_line_gets_its_judged_row_and_repeats_are_found(6, 128)
     test_repeated_and_found_on_random_texts()

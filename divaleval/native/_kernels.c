@@ -730,7 +730,7 @@ PyDoc_STRVAR(fixed_rows_doc,
 "fixed_rows(matrix, rows, columns, digits, separator) -> list | None\n\n"
 "Each row of a (rows, columns) float64 matrix in C order as its values printed by printf(\"%.<digits>f\")\n"
 "(NaN as -nan), joined by the one-character separator: a list of str; None where this kernel does not\n"
-"print such numbers (more than 9 digits, a value beyond 2^93).");
+"print such numbers (more than 9 digits, a value beyond 2^93) or such a separator (beyond ASCII).");
 
 static PyObject *fixed_rows(PyObject *self, PyObject *args) {
     (void)self;
@@ -743,11 +743,11 @@ static PyObject *fixed_rows(PyObject *self, PyObject *args) {
 #ifdef HAVE_INT128
     char *text = NULL;
     Py_ssize_t *ends = NULL;
-    if (rows < 0 || columns < 0 || matrix.len != rows * columns * (Py_ssize_t)sizeof(double) || separator > 127) {
+    if (rows < 0 || columns < 0 || matrix.len != rows * columns * (Py_ssize_t)sizeof(double)) {
         PyErr_SetString(PyExc_ValueError, "fixed_rows: a matrix of the wrong shape");
         goto release;
     }
-    if (digits < 0 || digits > MAX_DIGITS) goto decline;
+    if (digits < 0 || digits > MAX_DIGITS || separator > 127) goto decline;
     uint64_t scale = 1;
     for (int j = 0; j < digits; j++) scale *= 10;
     size_t room = (size_t)(rows * columns) * 48 + 1;

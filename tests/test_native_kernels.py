@@ -1,0 +1,573 @@
+"""The compiled kernels (divaleval/native) against the paths they accelerate: the same results, or a decline.
+
+Each kernel must give exactly what its numpy/Arrow path gives, or return None and leave the input to
+that path. Here every input is read both ways (``DIVALEVAL_NATIVE=0`` turns the kernels off) and the
+results compared value for value and bit for bit: run files split (io/runs.py, io/table.py), keys
+matched (model/text_keys.py), rows of numbers printed (output/formatting.py, against Python's own
+``%.*f``). Where the extension is not built the module is skipped, unless
+``DIVALEVAL_REQUIRE_NATIVE=1`` (CI) says it must be: then one test fails.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import random
+from unittest import mock
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from divaleval import native
+from divaleval.errors import InputError
+from divaleval.io import table as table_module
+from divaleval.io.runs import read_run
+from divaleval.model.text_keys import KeyTable, TextKeys, _compiled_matched_keys, matched_keys
+from divaleval.output.formatting import c_fixed_rows
+
+REQUIRED = os.environ.get("DIVALEVAL_REQUIRE_NATIVE") == "1"
+NOT_BUILT = "the compiled kernels (divaleval/native/_kernels.c) are not built here: nothing to compare"
+if not native.built() and not REQUIRED:
+    pytest.skip(NOT_BUILT, allow_module_level=True)
+
+
+def test_the_extension_is_built_where_it_is_required():
+    """CI sets DIVALEVAL_REQUIRE_NATIVE=1: a build that failed must not pass by skipping this module."""
+    assert native.built(), "DIVALEVAL_REQUIRE_NATIVE=1, but divaleval.native._kernels did not import " \
+                           "(build it with `pip install -e .` where a C compiler is found)"
+
+
+@pytest.fixture(autouse=True)
+def _kernels_built(request):
+    if not native.built() and request.node.originalname != "test_the_extension_is_built_where_it_is_required":
+        pytest.skip(NOT_BUILT)
+
+
+@contextlib.contextmanager
+def kernels_on(on: bool):
+    """DIVALEVAL_NATIVE set for the block (read on every call), then put back as it was."""
+    before = os.environ.get(native.ENVIRONMENT)
+    os.environ[native.ENVIRONMENT] = "1" if on else "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[native.ENVIRONMENT]
+        else:
+            os.environ[native.ENVIRONMENT] = before
+
+
+def compiled():
+    """The compiled kernels, turned on whatever DIVALEVAL_NATIVE says outside."""
+    with kernels_on(True):
+        return native.kernels()
+
+
+def split(data: bytes):
+    """The kernel's own answer for these bytes (None: it declines)."""
+    return compiled().split_run(data)
+
+
+# -- reading runs -------------------------------------------------------------------------------------
+
+def read_outcome(path, on: bool):
+    """read_run both ways: ("error", message) or ("run", table, whether the Python reader's careful path ran)."""
+    with kernels_on(on), mock.patch.object(table_module, "_careful_split", wraps=table_module._careful_split) as careful:
+        try:
+            run = read_run(str(path))
+        except InputError as error:
+            return "error", str(error), careful.called
+    return "run", run, careful.called
+
+
+def assert_same_reading(path):
+    """Both readers give the same table (or the same error) for the file at ``path``; the native outcome."""
+    data = path.read_bytes()
+    taken = split(data) is not None
+    compiled, python = read_outcome(path, True), read_outcome(path, False)
+    assert compiled[0] == python[0], (data, compiled, python)
+    if compiled[0] == "error":
+        assert compiled[1] == python[1], data
+        return compiled
+    a, b = compiled[1], python[1]
+    assert a.name == b.name and a.runid == b.runid, data
+    assert a.topic.values().tolist() == b.topic.values().tolist(), data
+    assert a.docno.to_pylist() == b.docno.to_pylist(), data
+    assert a.rank.tolist() == b.rank.tolist(), data
+    assert a.score.dtype == b.score.dtype == np.float64, data
+    assert a.score.view(np.int64).tolist() == b.score.view(np.int64).tolist(), data  # bits: -0.0, every ulp
+    assert np.asarray(a.line).tolist() == np.asarray(b.line).tolist(), data
+    assert np.asarray(a.line).dtype == np.asarray(b.line).dtype, data
+    assert a.extra_fields == b.extra_fields, data
+    assert a.rank_out_of_range == b.rank_out_of_range, data
+    assert a.rank.dtype == b.rank.dtype, data  # int32 where every rank fits, on every path
+    return compiled
+
+
+def line(*fields: bytes | str, sep: bytes = b" ") -> bytes:
+    return sep.join(f if isinstance(f, bytes) else f.encode() for f in fields) + b"\n"
+
+
+TAKEN, DECLINED = True, False
+
+# (id, bytes, whether the kernel takes them): each read both ways.
+FILES = [
+    ("space", line("1", "Q0", "d1", "1", "2.5", "run") + line("1", "Q0", "d2", "2", "1.5", "run"), TAKEN),
+    ("tab", line("1", "Q0", "d1", "1", "2.5", "run", sep=b"\t") + line("1", "Q0", "d2", "2", "1", "run", sep=b"\t"),
+     TAKEN),
+    ("no newline at the end", line("1", "Q0", "d1", "1", "2.5", "r") + b"1 Q0 d2 2 1.5 r", TAKEN),
+    ("one line", b"7 Q0 doc 1 0.5 tag\n", TAKEN),
+    ("one line without newline", b"7 Q0 doc 1 0.5 tag", TAKEN),
+    ("seven fields on every line", b"1 Q0 a 1 1 r x\n1 Q0 b 2 0.5 r y\n", TAKEN),
+    ("eight fields on every line, tab", b"1\tQ0\ta\t1\t1\tr\tx\ty\n1\tQ0\tb\t2\t0.5\tr\tx\ty\n", TAKEN),
+    ("seven fields on the first line only", b"1 Q0 a 1 1 r x\n1 Q0 b 2 0.5 r\n", TAKEN),
+    ("eight fields on a later line", b"1 Q0 a 1 1 r\n1 Q0 b 2 0.5 r x y\n", TAKEN),
+    ("interleaved topics", b"b Q0 x 1 3 r\na Q0 x 1 3 r\nb Q0 y 2 2 r\nc Q0 x 1 1 r\na Q0 z 2 1 r\n", TAKEN),
+    ("docno bytes", b"1 Q0 d\x00\x01\x7f\x80\xff\xc3\xa9 1 1 r\n1 Q0 \xff 2 0.5 r\n", TAKEN),
+    ("topic with a control byte and NUL", b"t\x01\x00 Q0 d 1 1 r\nt\x01 Q0 d 1 1 r\n", TAKEN),
+    ("topic not UTF-8", b"t\xff Q0 d 1 1 r\nu\xc3\xa9 Q0 d 1 1 r\nt\xff Q0 e 2 0.5 r\n", TAKEN),
+    ("runtag not UTF-8", b"1 Q0 d 1 1 r\xfe\xff\n1 Q0 e 2 0.5 other\n", TAKEN),
+    ("runtag differs per line", b"1 Q0 d 1 1 first\n1 Q0 e 2 0.5 second\n", TAKEN),
+    ("docno of 5 MB", b"1 Q0 " + b"x" * (5 << 20) + b" 1 1 r\n1 Q0 y 2 0.5 r\n", TAKEN),
+    ("CR line ends", b"1 Q0 d 1 1 r\r\n1 Q0 e 2 0.5 r\r\n", DECLINED),
+    ("a lone CR", b"1 Q0 d 1 1 r\n1 Q0 e\r2 0.5 r\n", DECLINED),
+    ("vertical tab", b"1 Q0 d 1 1 r\n1 Q0 e\x0b2 0.5 r\n", DECLINED),
+    ("form feed in a docno", b"1 Q0 d 1 1 r\n1 Q0 e\x0cf 2 0.5 r\n", DECLINED),
+    ("double separator", b"1 Q0 d 1 1 r\n1  Q0 e 2 0.5 r\n", DECLINED),
+    ("double tab", b"1\tQ0\td\t1\t1\tr\n1\tQ0\t\te\t2\t0.5\tr\n", DECLINED),
+    ("leading separator", b" 1 Q0 d 1 1 r\n", DECLINED),
+    ("leading separator later", b"1 Q0 d 1 1 r\n 1 Q0 e 2 0.5 r\n", DECLINED),
+    ("trailing separator", b"1 Q0 d 1 1 r \n", DECLINED),
+    ("trailing tab", b"1\tQ0\td\t1\t1\tr\t\n", DECLINED),
+    ("blank line in the middle", b"1 Q0 d 1 1 r\n\n1 Q0 e 2 0.5 r\n", DECLINED),
+    ("blank line at the end", b"1 Q0 d 1 1 r\n\n", DECLINED),
+    ("blank lines at the start", b"\n\n1 Q0 d 1 1 r\n", DECLINED),
+    ("only a newline", b"\n", DECLINED),
+    ("only spaces", b"   \n", DECLINED),
+    ("BOM", b"\xef\xbb\xbf1 Q0 d 1 1 r\n1 Q0 e 2 0.5 r\n", DECLINED),
+    ("empty", b"", DECLINED),
+    ("five fields", b"1 Q0 d 1 1\n", DECLINED),
+    ("five fields on a later line", b"1 Q0 d 1 1 r\n1 Q0 e 2 0.5\n", DECLINED),
+    ("one field", b"x\n", DECLINED),
+    ("mixed space and tab in a line", b"1 Q0\td 1 1 r\n", DECLINED),
+    ("tab lines then a space line", b"1\tQ0\td\t1\t1\tr\n1 Q0 e 2 0.5 r\n", DECLINED),
+    ("space lines then a tab line", b"1 Q0 d 1 1 r\n1\tQ0\te\t2\t0.5\tr\n", DECLINED),
+    ("a tab inside a space-separated docno", b"1 Q0 d 1 1 r\n1 Q0 e\tf 2 0.5 r\n", DECLINED),
+    ("a space inside a tab-separated docno", b"1\tQ0\td\t1\t1\tr\n1\tQ0\te f\t2\t0.5\tr\n", DECLINED),
+    ("no separator", b"abcdef\n", DECLINED),
+]
+
+
+@pytest.mark.parametrize("data,taken", [case[1:] for case in FILES], ids=[case[0] for case in FILES])
+def test_awkward_files_read_alike(tmp_path, data, taken):
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    assert (split(data) is not None) == taken, "the kernel must take plain files and decline the others"
+    assert_same_reading(path)
+
+
+@pytest.mark.parametrize("data", [
+    pytest.param(b"t\xff Q0 d 1 1 r\n", id="topic not UTF-8"),
+    pytest.param(b"1 Q0 a 1 1 r x\n1 Q0 b 2 0.5 r\n", id="extra fields on some lines"),
+    pytest.param(b"1 Q0 a 1 1 r\n1 Q0 b 2 0.5 r x y\n", id="eight fields on a later line"),
+])
+def test_rank_dtype_where_the_python_reader_takes_its_careful_path(tmp_path, data):
+    """Ranks are int32 where they all fit, whichever reader read them (the careful path narrows them too)."""
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    assert split(data) is not None
+    compiled, python = read_outcome(path, True), read_outcome(path, False)
+    assert python[2], "the Python reader took its careful path"
+    assert compiled[1].rank.tolist() == python[1].rank.tolist()
+    assert compiled[1].rank.dtype == python[1].rank.dtype, (compiled[1].rank.dtype, python[1].rank.dtype)
+
+
+# Scores: every form a C program or a script writes, and the forms the kernel must leave to the Python path.
+PLAIN_SCORES = [
+    "0", "1", "-1", "+1", "+1.5", "-2.25", "007", "-007.50", "5.", "-5.", ".5", "-.5", "+.5", "0.5", "00.500",
+    "1e5", "1E5", "1e+5", "1e-5", "1E-05", "-1.5e+3", "+.5e-3", "5.e2", "1.5e0001", "0e999", "0e-999", "-0e5",
+    "-0", "-0.0", "+0", "0.0", "000", "1e-30", "1e22", "1e23", "-1e-22", "9007199254740992", "9007199254740993",
+    "123456789012345678", "1234567890123456789", "123456789012345678901", "1234567890123456789012345",
+    "0.1234567890123456789", "0.123456789012345", "0.1234567890123456", "0.12345678901234567890123",
+    "1.00000000000000000000001", "0.30000000000000004", "2.2250738585072014e-308", "1.7976931348623157e308",
+    "4.4501477170144023e-308", "1e-300", "1e300", "123.456e-7", "0.000000000000000000000000000001",
+    "100000000000000000000000000000000000000000000000000000000000000",  # 63 bytes: still strtod's
+    "9.999999999999999e22", "8.98846567431158e307", "3.141592653589793238462643383279",
+    "0.1000000000000000055511151231257827", "0.10000000000000000555111512312578271",
+]
+OTHER_SCORES = [
+    "1e400", "-1e400", "1e-400", "1e-310", "4.9e-324", "5e-324", "2.2250738585072011e-308", "1.7976931348623159e308",
+    "inf", "-inf", "Inf", "INF", "Infinity", "-infinity", "nan", "NaN", "-nan", "0x10", "0x1p3", "1e", "1e+", "e5",
+    ".", "-", "+", "+-1", "--1", "1.2.3", "1e5.0", "1,5", "1_000", "\u0661", "1d5", "0" * 70 + "1",
+    "1" + "0" * 70, "0." + "1" * 70,
+]
+RANKS_TAKEN = ["1", "0", "-0", "+7", "-3", "007", "+007", "2147483647", "2147483648", "-2147483648",
+               "-2147483649", "4294967296", "123456789012345678", "-123456789012345678", "999999999999999999"]
+RANKS_DECLINED = ["1234567890123456789", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+                  "-9223372036854775809", "99999999999999999999", "1234567890123456789012345",
+                  "-1234567890123456789012345", "-", "+", "1.0", "1e3", "0x10", "+-1", "1_0", "\u0661"]
+
+
+def is_plain_real(token: str) -> bool:
+    import re
+
+    return re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", token, re.ASCII) is not None
+
+
+@pytest.mark.parametrize("sep", [b" ", b"\t"], ids=["space", "tab"])
+@pytest.mark.parametrize("score", PLAIN_SCORES + OTHER_SCORES)
+def test_every_score_form_reads_alike(tmp_path, score, sep):
+    data = line("1", "Q0", "d1", "1", "0.5", "r", sep=sep) + line("1", "Q0", "d2", "2", score, "r", sep=sep)
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    outcome = assert_same_reading(path)
+    if score in PLAIN_SCORES:
+        assert split(data) is not None, "a plain decimal in range is the kernel's"
+    if split(data) is not None:
+        assert is_plain_real(score)  # nothing but the plain form is taken
+        # The reference of references: Python's own correctly rounded reading, bit for bit.
+        assert outcome[1].score.view(np.int64)[1] == np.float64(float(score)).view(np.int64)
+
+
+@pytest.mark.parametrize("rank", RANKS_TAKEN + RANKS_DECLINED)
+def test_every_rank_form_reads_alike(tmp_path, rank):
+    data = line("1", "Q0", "d1", rank, "1", "r") + line("1", "Q0", "d2", "5", "0.5", "r")
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    outcome = assert_same_reading(path)
+    assert (split(data) is not None) == (rank in RANKS_TAKEN)
+    if rank in RANKS_TAKEN:
+        assert outcome[1].rank.tolist() == [int(rank), 5]
+        fits = all(-2 ** 31 <= value < 2 ** 31 for value in (int(rank), 5))
+        assert outcome[1].rank.dtype == (np.int32 if fits else np.int64)
+
+
+def test_all_plain_forms_in_one_file(tmp_path):
+    """Every plain score and taken rank on lines of one file, topics interleaved: taken, and read alike."""
+    rng = random.Random(3)
+    lines = [line(f"t{rng.randrange(7)}", "Q0", f"d{i}", rng.choice(RANKS_TAKEN), score, "run")
+             for i, score in enumerate(PLAIN_SCORES * 3)]
+    data = b"".join(lines)
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    assert split(data) is not None
+    assert_same_reading(path)
+
+
+DOCNO_BYTES = [b"a", b"Z", b"0", b"-", b"_", b"/", b"\x00", b"\x01", b"\x1f", b"\x7f", b"\x80", b"\xff", b"\xc3\xa9",
+               b"\xe2\x82\xac", b'"', b"'", b"#", b",", b"\\"]
+
+
+def random_plain_run(rng: random.Random, topics: list[bytes]) -> bytes:
+    """A run file of the plain form (one separator, six to eight fields, numbers of many forms)."""
+    sep = rng.choice([b" ", b"\t"])
+    width = rng.choice([6, 6, 7, 8, None])  # None: the width varies by line
+    lines = []
+    for i in range(rng.randint(1, 400)):
+        topic = rng.choice(topics)
+        docno = b"".join(rng.choice(DOCNO_BYTES) for _ in range(rng.randint(1, 12)))
+        rank = rng.choice([str(i + 1), str(rng.randint(-2 ** 40, 2 ** 40)), rng.choice(RANKS_TAKEN),
+                           f"+{i}", f"00{i}"])
+        value = rng.choice([rng.random(), -rng.random() * 1e6, rng.random() * 10 ** rng.randint(-30, 30)])
+        score = rng.choice([repr(value), "%.4f" % value, "%.17g" % value, "%.25g" % value, "%e" % value,
+                            "%E" % value, str(rng.randint(-10 ** 6, 10 ** 6)), rng.choice(PLAIN_SCORES)])
+        fields = [topic, b"Q0", docno, rank.encode(), score.encode(), b"run" + bytes([rng.choice(b"abc\xff")])]
+        extra = (width or rng.choice([6, 7, 8])) - 6
+        fields += [b"x%d" % j for j in range(extra)]
+        lines.append(sep.join(fields) + b"\n")
+    data = b"".join(lines)
+    return data[:-1] if rng.random() < 0.2 else data
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_plain_runs_read_alike(tmp_path, seed):
+    rng = random.Random(seed)
+    many = [b"t%d" % j for j in range(rng.choice([1, 3, 350]))]  # up to 350 topics, interleaved
+    topics = many + ([b"t\x01", b"\xff\xfe", b"\xc3\xa9t", b"t\x00x"] if seed % 2 else [])
+    data = random_plain_run(rng, topics)
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    assert split(data) is not None, "a plain file is the kernel's"
+    assert_same_reading(path)
+
+
+def test_many_topics_keep_their_first_seen_order(tmp_path):
+    """More topics than the kernel's first table holds (it grows), each seen again much later."""
+    rng = random.Random(9)
+    labels = [b"q%d" % j for j in range(1000)]
+    order = labels + rng.sample(labels, len(labels)) + [rng.choice(labels) for _ in range(2000)]
+    data = b"".join(line(topic, "Q0", f"d{i}", str(i), "1", "r") for i, topic in enumerate(order))
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    assert split(data) is not None
+    outcome = assert_same_reading(path)
+    assert outcome[1].topic.labels.tolist() == [label.decode() for label in labels]
+
+
+# Property-based: lines from a small alphabet that holds the awkward bytes, separators mostly plain.
+FIELD_BYTES = st.sampled_from([b"1", b"0", b"7", b"9", b".", b"-", b"+", b"e", b"E", b"a", b"x", b"Q", b"\x00", b"\x01",
+                               b"\xff", b"\xc3\xa9", b"inf", b"nan", b"0x"])
+NUMBERISH = st.one_of(
+    st.integers(-10 ** 20, 10 ** 20).map(lambda v: str(v).encode()),
+    st.floats(allow_nan=True, allow_infinity=True).map(lambda v: repr(v).encode()),
+    st.floats(allow_nan=False, allow_infinity=False).map(lambda v: ("%.25g" % v).encode()),
+    st.floats(allow_nan=False, allow_infinity=False).map(lambda v: ("%e" % v).encode()),
+    st.sampled_from([s.encode() for s in PLAIN_SCORES + OTHER_SCORES + RANKS_TAKEN + RANKS_DECLINED]),
+)
+FIELD = st.one_of(st.lists(FIELD_BYTES, min_size=1, max_size=6).map(b"".join), NUMBERISH)
+RANK = st.one_of(st.integers(-10 ** 18 + 1, 10 ** 18 - 1).map(lambda v: str(v).encode()),
+                 st.sampled_from([s.encode() for s in RANKS_TAKEN]))
+SCORE = st.one_of(st.floats(allow_nan=False, allow_infinity=False).map(lambda v: repr(v).encode()),
+                  st.floats(-1e6, 1e6).map(lambda v: ("%.6f" % v).encode()),
+                  st.sampled_from([s.encode() for s in PLAIN_SCORES]))
+GLUE = st.sampled_from([b" ", b"\t", b"  ", b" \t", b"\x0b", b"\x0c", b"\r"])
+ENDS = st.sampled_from([b"\r\n", b"\n\n", b" \n", b"\t\n", b"", b"\r"])
+
+
+@st.composite
+def run_files(draw) -> bytes:
+    """Up to 8 lines: plain ones (about half the files), or with now and then a field changed to anything
+    (a number of any form, awkward bytes), a field dropped or added, other whitespace, other line ends."""
+    sep = draw(st.sampled_from([b" ", b"\t"]))
+    noise = draw(st.sampled_from([0, 0, 4, 10]))  # one change in `noise` chances (0: none)
+
+    def now() -> bool:
+        return noise > 0 and draw(st.integers(0, noise - 1)) == 0
+
+    lines = []
+    for _ in range(draw(st.integers(0, 8))):
+        topic = draw(st.sampled_from([b"1", b"2", b"10", b"t\x01", b"\xff", b"\xc3\xa9", b"x\x00"]))
+        docno = draw(st.lists(FIELD_BYTES, min_size=1, max_size=6).map(b"".join))
+        rank, score = draw(NUMBERISH if now() else RANK), draw(NUMBERISH if now() else SCORE)
+        fields = [topic, b"Q0", docno, rank, score, b"r"] + draw(st.lists(FIELD, max_size=2))
+        if now():
+            fields[draw(st.integers(0, len(fields) - 1))] = draw(FIELD)
+        if now():
+            del fields[draw(st.integers(0, len(fields) - 1))]
+        glue = [draw(GLUE) if now() else sep for _ in fields[1:]]
+        text = fields[0] + b"".join(g + f for g, f in zip(glue, fields[1:]))
+        lines.append(text + (draw(ENDS) if now() else b"\n"))
+    data = b"".join(lines)
+    if now():
+        data = b"\xef\xbb\xbf" + data
+    if data.endswith(b"\n") and draw(st.booleans()):
+        data = data[:-1]  # no newline at the end
+    return data
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(run_files())
+def test_random_files_read_alike(tmp_path, data):
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    assert_same_reading(path)
+
+
+def test_the_property_reaches_the_kernel():
+    """The generator above is not all declines: a fair share of its files are the kernel's."""
+    taken = []
+
+    @settings(max_examples=100, deadline=None, database=None, derandomize=True)
+    @given(run_files())
+    def sample(data):
+        taken.append(split(data) is not None)
+
+    sample()
+    assert 10 <= sum(taken) < len(taken), (sum(taken), len(taken))
+
+
+# -- matching keys ------------------------------------------------------------------------------------
+
+def match_both(table, texts, group):
+    with kernels_on(True):
+        compiled = matched_keys(table, texts, group)
+    with kernels_on(False):
+        python = matched_keys(table, texts, group)
+    return compiled, python
+
+
+def assert_same_match(table, texts, group):
+    (found, repeated), (found_py, repeated_py) = match_both(table, texts, group)
+    assert found.dtype == found_py.dtype and found.tolist() == found_py.tolist()
+    assert repeated.dtype == repeated_py.dtype and repeated.tolist() == repeated_py.tolist()
+    return found, repeated
+
+
+TEXT_BYTES = [b"a", b"b", b"\x00", b"\xff", b"\x80", b"\xc3\xa9", b"Z"]
+UTF8_BYTES = [b"a", b"b", b"\x00", b"\xc3\xa9", b"\xe2\x82\xac", b"Z"]
+
+
+def random_texts(rng: random.Random, count: int, alphabet: list[bytes]) -> list[bytes]:
+    """Texts of 0..40 bytes or so: a word (8), two (16), shorter, longer, and prefixes of one another (cut at
+    a whole character of the alphabet, so that UTF-8 stays UTF-8)."""
+    stems = [[rng.choice(alphabet) for _ in range(rng.randint(0, 40))] for _ in range(count // 4 + 1)]
+    stems += [[b"abcdefgh"], [b"abcdefgh"] * 2, [b"abcdefg"], [b"abcdefghi"], [], [b"\x00"] * 8, [b"\x00"] * 9]
+    out = []
+    for _ in range(count):
+        pieces = rng.choice(stems)
+        choice = rng.random()
+        if choice < 0.3:
+            pieces = pieces[: rng.randint(0, len(pieces))]  # a prefix of another
+        elif choice < 0.4:
+            pieces = [*pieces, rng.choice(alphabet)]
+        out.append(b"".join(pieces))
+    return out
+
+
+def shapes(texts: list[bytes], rng: random.Random, utf8: bool):
+    """The same texts as Arrow arrays of several shapes."""
+    yield "binary", pa.array(texts, pa.binary())
+    if utf8:
+        yield "string", pa.array([t.decode() for t in texts], pa.string())
+    cuts = sorted(rng.sample(range(len(texts) + 1), min(3, len(texts) + 1)))
+    bounds = [0, *cuts, len(texts)]
+    chunks = [pa.array(texts[a:b], pa.binary()) for a, b in zip(bounds[:-1], bounds[1:])]  # some may be empty
+    yield "chunked", pa.chunked_array(chunks, pa.binary())
+    padded = pa.array([b"before" * 3, b"x", *texts, b"after"], pa.binary())
+    yield "sliced", padded.slice(2, len(texts))
+    yield "chunked slices", pa.chunked_array([padded.slice(2, len(texts) // 2),
+                                             padded.slice(2 + len(texts) // 2, len(texts) - len(texts) // 2)])
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_matching_alike_on_random_keys(seed):
+    rng = random.Random(seed)
+    utf8 = seed % 2 == 0
+    values = random_texts(rng, rng.choice([1, 7, 60, 500]), UTF8_BYTES if utf8 else TEXT_BYTES)
+    groups = np.array([rng.randrange(4) for _ in values], dtype=np.int64)  # interleaved, repeats among them
+    judged = rng.sample(range(len(values)), rng.randint(0, len(values)))
+    distinct = list(dict.fromkeys((int(groups[i]), values[i]) for i in judged))
+    table = KeyTable(TextKeys.of(pa.array([v for _, v in distinct], pa.binary()),
+                                 np.array([g for g, _ in distinct], dtype=np.int64)))
+    asked_groups = groups.copy()
+    asked_groups[::5] = 9  # a group the table lacks
+    where = {key: i for i, key in enumerate(distinct)}
+    keys = list(zip(asked_groups.tolist(), values))
+    for name, texts in shapes(values, rng, utf8):
+        for group in (asked_groups, asked_groups.astype(np.int32)):
+            for with_table in (table, None):
+                found, repeated = assert_same_match(with_table, texts, group)
+                # And both are right: a dictionary says where each key is, and which repeat an earlier one.
+                assert found.tolist() == [where.get(key, -1) if with_table else -1 for key in keys], name
+                assert repeated.tolist() == [i for i, key in enumerate(keys) if key in keys[:i]], name
+
+
+def test_the_kernel_matches_plain_arrays_and_declines_the_others():
+    texts = pa.array([b"a", b"b", b"a"], pa.binary())
+    group = np.zeros(3, np.int32)
+    table = KeyTable(TextKeys.of(pa.array([b"a"], pa.binary()), np.zeros(1, np.int32)))
+    with kernels_on(True):
+        for kind in (pa.binary(), pa.string()):
+            assert _compiled_matched_keys(table, texts.cast(kind), group) is not None
+        assert _compiled_matched_keys(None, texts, group) is not None
+        assert _compiled_matched_keys(table, texts.slice(1), group[1:]) is not None
+        for kind in (pa.large_binary(), pa.large_string()):
+            assert _compiled_matched_keys(table, texts.cast(kind), group) is None
+            assert _compiled_matched_keys(table, pa.chunked_array([texts.cast(kind)]), group) is None
+        assert _compiled_matched_keys(table, pa.array([], pa.binary()), np.zeros(0, np.int32)) is None
+        assert _compiled_matched_keys(table, pa.chunked_array([], pa.binary()), np.zeros(0, np.int32)) is None
+    for kind in (pa.large_binary(), pa.large_string()):  # declined, and so the same as numpy's
+        assert_same_match(table, texts.cast(kind), group)
+    assert_same_match(table, pa.array([], pa.binary()), np.zeros(0, np.int32))
+
+
+def test_the_kernels_hash_is_numpys():
+    """The C code hashes keys itself; a hash unlike TextKeys._hash would miss keys numpy's table holds
+    (their slots found by the hash): 3,000 texts, half of them in the table, all found alike."""
+    rng = np.random.default_rng(17)
+    alphabet = np.frombuffer(b"ab\x00\xff\x80", dtype=np.uint8)
+    values = [bytes(rng.choice(alphabet, size=rng.integers(0, 41))) for _ in range(3000)]
+    groups = rng.integers(0, 6, size=len(values)).astype(np.int32)
+    half = rng.permutation(len(values))[: len(values) // 2]
+    keys = list(dict.fromkeys((int(groups[i]), values[i]) for i in half))
+    table = KeyTable(TextKeys.of(pa.array([v for _, v in keys], pa.binary()), np.array([g for g, _ in keys])))
+    with kernels_on(True):
+        assert _compiled_matched_keys(table, pa.array(values, pa.binary()), groups) is not None  # the kernel's
+    found, _ = assert_same_match(table, pa.array(values, pa.binary()), groups)
+    where = {key: i for i, key in enumerate(keys)}
+    assert found.tolist() == [where.get(key, -1) for key in zip(groups.tolist(), values)]
+    assert (found >= 0).sum() >= len(values) // 2  # not vacuous: every key of the table is asked for
+
+
+# -- printing numbers ---------------------------------------------------------------------------------
+
+def printed(value: float, digits: int) -> str:
+    """Python's own %.*f, with C's names for what it does not print: the reference."""
+    if math.isnan(value):
+        return "-nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return "%.*f" % (digits, value)
+
+
+def number_matrix(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    values = [rng.random(300), -rng.random(100),
+              rng.integers(0, 2 ** 20, 200) / 2.0 ** rng.integers(0, 24, 200),  # exact ties at many digits
+              -(rng.integers(0, 2 ** 12, 100) / 2.0 ** rng.integers(1, 14, 100)),
+              rng.random(100) * 2.0 ** rng.integers(0, 91, 100),  # up to 2**90
+              rng.integers(0, 2 ** 62, 50).astype(np.float64) * 2.0 ** 28,
+              rng.random(50) * 10.0 ** rng.integers(-20, -5, 50),
+              [0.0, -0.0, 0.5, 1.5, 2.5, -0.5, 0.125, 0.375, 5e-324, -5e-324, 1e-310, 2.0 ** -75, 2.0 ** -76,
+               2.0 ** -1074, 2.2250738585072014e-308, 0.0000005, 0.00000049999999999999, 1.0000005, 0.9999995,
+               0.1234565, 123456.7890125, 2.0 ** 53, 2.0 ** 53 + 2, 2.0 ** 90, -2.0 ** 90, 2.0 ** 93 - 2.0 ** 40,
+               -(2.0 ** 93 - 2.0 ** 40), 0.05, 0.005, 0.0005, 5e-10, 4.5e-9, 9.5, 99.5, 1e15 + 0.5, 1 / 3]]
+    flat = np.concatenate([np.asarray(v, dtype=np.float64) for v in values])
+    flat = flat[: len(flat) // 7 * 7]
+    return flat.reshape(-1, 7)
+
+
+@pytest.mark.parametrize("digits", [*range(10), 10, 12])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rows_print_as_python_prints_each_value(seed, digits):
+    matrix = number_matrix(seed)
+    expected = [",".join(printed(v, digits) for v in row) for row in matrix.tolist()]
+    taken = compiled().fixed_rows(matrix, matrix.shape[0], matrix.shape[1], digits, ",")
+    assert (taken is not None) == (digits <= 9), "the kernel prints up to 9 digits, and leaves more to Python"
+    for on in (True, False):
+        with kernels_on(on):
+            assert c_fixed_rows(matrix, digits) == expected
+
+
+@pytest.mark.parametrize("digits", [0, 3, 6, 9, 12])
+def test_rows_with_nan_and_infinities(digits):
+    nan = float("nan")
+    matrix = np.array([[nan, 0.5, -nan], [float("inf"), -float("inf"), -0.0], [1 / 3, nan, 2.0 ** 90]])
+    expected = [",".join(printed(v, digits) for v in row) for row in matrix.tolist()]
+    assert expected[0].startswith("-nan,") and expected[1].startswith("inf,-inf,")
+    if digits <= 9:
+        assert compiled().fixed_rows(matrix, 3, 3, digits, ",") is not None
+    for on in (True, False):
+        with kernels_on(on):
+            assert c_fixed_rows(matrix, digits) == expected
+            assert c_fixed_rows(matrix, digits, "\t") == [row.replace(",", "\t") for row in expected]
+
+
+def test_rows_beyond_the_kernels_range_are_left_to_python():
+    """Past 2**93 the kernel declines: the row is still printed exactly."""
+    matrix = np.array([[2.0 ** 93, 0.5], [1e30, -1e300], [2.0 ** 93 - 2.0 ** 40, 1.0]])
+    assert compiled().fixed_rows(matrix[:1], 1, 2, 6, ",") is None
+    assert compiled().fixed_rows(matrix[2:], 1, 2, 6, ",") is not None
+    for on in (True, False):
+        with kernels_on(on):
+            assert c_fixed_rows(matrix, 6) == [",".join(printed(v, 6) for v in row) for row in matrix.tolist()]
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1)])
+def test_rows_of_empty_and_single_matrices(shape):
+    matrix = np.full(shape, 0.25)
+    expected = [",".join(printed(v, 4) for v in row) for row in matrix.tolist()]
+    for on in (True, False):
+        with kernels_on(on):
+            assert c_fixed_rows(matrix, 4) == expected
+
+
+def test_rows_joined_by_a_separator_beyond_ascii():
+    matrix = np.array([[0.5, 1.25]])
+    with kernels_on(True):
+        assert c_fixed_rows(matrix, 3, "\u00a6") == ["0.500\u00a61.250"]
+    assert compiled().fixed_rows(matrix, 1, 2, 3, "\u00a6") is None  # the kernel declines; Python joins
