@@ -571,3 +571,68 @@ def test_rows_joined_by_a_separator_beyond_ascii():
     with kernels_on(True):
         assert c_fixed_rows(matrix, 3, "\u00a6") == ["0.500\u00a61.250"]
     assert compiled().fixed_rows(matrix, 1, 2, 3, "\u00a6") is None  # the kernel declines; Python joins
+
+
+# -- scoring: row sums, the blended ratio, P+ ------------------------------------------------------------
+
+def random_gain_list(rng: np.random.Generator, rows: int, width: int, ideal_width: int):
+    """A gain list as kernels meet them: leading entries with gains (some 0) at rising ranks, padding after
+    (gain 0 at PAST_END), ideal lists of any width (0 included)."""
+    from divaleval.context import PAST_END
+    from divaleval.measures.ncu.lists import GainList
+
+    length = rng.integers(0, width + 1, rows)
+    gains = np.where(rng.random((rows, width)) < 0.8, rng.choice([1.0, 3.0, 7.0, 0.5, 1e-300], (rows, width)), 0.0)
+    position = np.cumsum(rng.integers(1, 4, (rows, width)), axis=1)
+    padding = np.arange(width)[None, :] >= length[:, None]
+    gains[padding], position[padding] = 0.0, PAST_END
+    ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0], (rows, ideal_width)), axis=1)
+    return GainList.of(gains, position.astype(np.int64), ideal)
+
+
+@pytest.mark.parametrize("width", [0, 1, 7, 8, 9, 64, 129, 300])
+def test_masked_row_sums_are_numpys(width):
+    from divaleval.measures.core.kernels import masked_row_sums
+
+    rng = np.random.default_rng(width)
+    values = rng.standard_normal((50, width)) * 10.0 ** rng.integers(-9, 9, (50, width))
+    if values.size:
+        values.reshape(-1)[rng.integers(0, values.size, values.size // 10 + 1)] = -0.0
+    mask = rng.random((50, width)) < 0.6
+    for columns in sorted({0, width // 3, width}):
+        expected = np.where(mask[:, :columns], values[:, :columns], 0.0).sum(axis=1)
+        for on in (True, False):
+            with kernels_on(on):
+                assert masked_row_sums(values, mask, columns).view(np.int64).tolist() == \
+                    expected.view(np.int64).tolist(), (on, columns)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_blended_ratio_and_p_plus_on_both_paths(seed):
+    from divaleval.measures.ncu import kernels as ncu
+
+    rng = np.random.default_rng(seed)
+    width = [1, 5, 8, 40, 130, 300][seed]
+    for ideal_width in (0, 1, width, width + 7):
+        for beta in (0.0, 1.0, 0.37):
+            results = {}
+            for on in (True, False):
+                gl = random_gain_list(np.random.default_rng(seed * 100 + ideal_width), 60, width, ideal_width)
+                with kernels_on(on):
+                    ratio = ncu._blended_ratio(gl, beta)
+                    plus = [ncu.p_plus(gl, cutoff, beta) for cutoff in (None, 1, 5, 10, 20)]
+                results[on] = ratio.view(np.int64).tolist(), [p.view(np.int64).tolist() for p in plus]
+            assert results[True] == results[False], (width, ideal_width, beta)
+
+
+def test_the_scoring_kernels_are_taken():
+    """The comparisons above are not between two numpy paths: the kernels run on plain arrays."""
+    from divaleval.measures.core.kernels import compiled_row_sums
+
+    assert compiled_row_sums() is not None, "this numpy sums rows as the kernel does (the probe passes)"
+    gl = random_gain_list(np.random.default_rng(1), 4, 10, 3)
+    out = np.empty(gl.gains.shape)
+    compiled().blended_ratio(gl.gains, gl.position, gl.ideal, 4, 10, 3, 1.0, out)
+    with kernels_on(False):
+        from divaleval.measures.ncu import kernels as ncu
+        assert out.view(np.int64).tolist() == ncu._blended_ratio(gl, 1.0).view(np.int64).tolist()

@@ -27,7 +27,10 @@ import numpy as np
 
 from ...context import PAST_END
 from ..core import memoised
-from ..core.kernels import divide_or_zero, first_reciprocal_rank, rank_discount, summed_columns
+from ...native import kernels
+from ..core.kernels import (
+    compiled_row_sums, divide_or_zero, first_reciprocal_rank, masked_row_sums, plain_rows, rank_discount, summed_columns,
+)
 from .lists import GainList, ideal_value
 
 
@@ -43,6 +46,12 @@ def _rank_normaliser(gl: GainList, cutoff: int | None) -> np.ndarray:
 
 @memoised
 def _blended_ratio(gl: GainList, beta: float) -> np.ndarray:
+    native = kernels()
+    if native is not None and plain_rows(gl.gains, np.float64) and plain_rows(gl.position, np.int64) \
+            and plain_rows(gl.ideal, np.float64) and len(gl.ideal) == len(gl.gains):
+        ratio = np.empty(gl.gains.shape)  # the same operations, row by row in one pass (divaleval/native)
+        native.blended_ratio(gl.gains, gl.position, gl.ideal, *gl.gains.shape, gl.ideal.shape[1], float(beta), ratio)
+        return ratio
     count = np.cumsum(gl.gains > 0, axis=1)
     cumulative = np.cumsum(gl.gains, axis=1)
     ideal_cumulative = np.cumsum(gl.ideal, axis=1)
@@ -70,8 +79,7 @@ def _columns(gl: GainList, cutoff: int | None) -> int:
 
 
 def _sum(gl: GainList, cutoff: int | None, terms: np.ndarray) -> np.ndarray:
-    kept = _columns(gl, cutoff)
-    return np.where(_within(gl, cutoff)[:, :kept], terms[:, :kept], 0.0).sum(axis=1)
+    return masked_row_sums(terms, _within(gl, cutoff), _columns(gl, cutoff))
 
 
 # Each kernel's terms depend on the list, not on the cutoff: computed once per list and shared by its cutoffs.
@@ -160,12 +168,20 @@ def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
     """P+ (Sakai 2006; NTCIREVAL's P-plus) on the list cut at ``cutoff``: the mean BR(r) over the
     relevant ranks r <= rp, the preferred rank rp being the first that holds the list's largest gain."""
     kept = _columns(gl, cutoff)
+    native = compiled_row_sums()
+    if native is not None and plain_rows(gl.gains, np.float64) and plain_rows(_within(gl, cutoff), np.bool_) \
+            and plain_rows(_blended_ratio(gl, beta), np.float64):
+        rows = len(gl.gains)  # the same parts in one pass (divaleval/native)
+        total, count, found = np.empty(rows), np.empty(rows, dtype=np.int64), np.empty(rows, dtype=bool)
+        native.p_plus_parts(gl.gains, _within(gl, cutoff), _blended_ratio(gl, beta), gl.gains.shape[1], kept,
+                            total, count, found)
+        return divide_or_zero(total, count, where=found)
     within, gains = _within(gl, cutoff)[:, :kept], gl.gains[:, :kept]
     top = np.where(within, gains, -np.inf).max(axis=1, initial=-np.inf)
     at_top = within & (gains == top[:, None])
     preferred = np.argmax(at_top, axis=1)  # the entry of rp (0 where no entry is relevant)
     upto = within & (np.arange(kept)[None, :] <= preferred[:, None])
-    total = np.where(upto, _blended_ratio(gl, beta)[:, :kept], 0.0).sum(axis=1)
+    total = masked_row_sums(_blended_ratio(gl, beta), upto, kept)
     return divide_or_zero(total, upto.sum(axis=1), where=at_top.any(axis=1))
 
 

@@ -5,6 +5,7 @@ import numpy as np
 
 from ...context import RunContext
 from ..core import REQUIRED, Param, measure, positive
+from ..core.kernels import masked_row_sums
 from .gains import ALPHA
 from .graded import graded_novelty_gains
 
@@ -34,4 +35,4 @@ def cube_test(ctx: RunContext, *, alpha: float, level: float, cutoff: int) -> np
     gain = graded_novelty_gains(ctx, alpha, level)
     hits = ctx.hits
     within = hits.position <= cutoff
-    return np.where(within, gain / np.where(within, hits.position, 1), 0.0).sum(axis=1)
+    return masked_row_sums(gain / np.where(within, hits.position, 1), within, within.shape[1])

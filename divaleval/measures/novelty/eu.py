@@ -5,6 +5,7 @@ import numpy as np
 
 from ...context import PAST_END, RunContext
 from ..core import EFFORT, OPTIONAL, measure
+from ..core.kernels import masked_row_sums
 from .gains import ALPHA
 from .graded import graded_novelty_gains
 
@@ -31,7 +32,7 @@ def expected_utility(ctx: RunContext, *, alpha: float, e: float, cutoff: int | N
     hits = ctx.hits
     within = hits.position <= (PAST_END - 1 if cutoff is None else cutoff)
     discount = 1.0 + np.log2(np.where(within, hits.position, 1))
-    utility = np.where(within, gain / discount, 0.0).sum(axis=1)
+    utility = masked_row_sums(gain / discount, within, within.shape[1])
     depth = ctx.ranking_lengths
     if cutoff is not None:
         depth = np.minimum(depth, cutoff)
