@@ -31,6 +31,7 @@ from .io import RunTable, expand_run_paths, read_run
 from .io.source import peek_input
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
+from .memory import release_unused_memory
 from .model.qrels import Qrels
 from .model.settings import Settings
 from .ranking import ORDERS, RankedRun, match_run, rank_matched
@@ -262,6 +263,7 @@ class Evaluator:
             pending = helper.submit(self._warm_up, others, True)
             self._warm_up(novelty, False)
             pending.result()
+        release_unused_memory()  # the warm-up's scratch arrays, not held while runs are scored
 
     def _warm_up(self, measures: list[Measure], table: bool) -> None:
         if table:

@@ -636,3 +636,25 @@ def test_the_scoring_kernels_are_taken():
     with kernels_on(False):
         from divaleval.measures.ncu import kernels as ncu
         assert out.view(np.int64).tolist() == ncu._blended_ratio(gl, 1.0).view(np.int64).tolist()
+
+
+def test_a_large_mapped_file_read_alike(tmp_path):
+    """Past a few MB the kernel gives a mapped file's pages back as it reads (madvise): what it read before is
+    not looked at again (topic labels and the runtag are copies), and nothing of the file changes."""
+    import mmap
+
+    rng = random.Random(5)
+    topics = [b"t%d" % j for j in range(300)]
+    lines = [b"%s Q0 doc-%d-%s %d %.6f tag\n" % (rng.choice(topics), i, b"x" * rng.randint(0, 30), i, rng.random())
+             for i in range(250_000)]  # about 12 MB, topics interleaved: early labels are met again at the end
+    data = b"".join(lines)
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        from_mapping = compiled().split_run(mapped, True)
+    from_bytes = split(data)
+    assert from_mapping is not None and len(data) > 3 * (4 << 20)
+    assert [bytes(part) if isinstance(part, bytearray) else part for part in from_mapping] == \
+        [bytes(part) if isinstance(part, bytearray) else part for part in from_bytes]
+    assert path.read_bytes() == data
+    assert_same_reading(path)

@@ -1,6 +1,7 @@
 """TREC run files: ``topic Q0 docno rank score runtag``."""
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,7 +110,7 @@ def _read_plain_run(source: InputFile) -> RunTable | None:
     if native is None:
         return None
     with source.mapped() as data:
-        split = native.split_run(data)
+        split = native.split_run(data, isinstance(data, mmap.mmap))
     if split is None:
         return None
     rows, topic_codes, offsets, docnos, ranks, scores, labels, runtag, extra_fields, rank_min, rank_max = split

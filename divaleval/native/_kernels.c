@@ -14,6 +14,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #if defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__)
 #include <locale.h>
@@ -144,9 +148,12 @@ static int read_real(const unsigned char *start, const unsigned char *end, doubl
     return 0;
 }
 
-/* The distinct topics of a run, in first-seen order: spans of the input, found by an open-addressing map. */
+/* The distinct topics of a run, in first-seen order, their bytes copied (so that nothing behind the line
+ * being read is looked at again), found by an open-addressing map. */
 typedef struct {
-    Py_ssize_t *start, *length;  /* label j: data[start[j] : start[j] + length[j]] */
+    unsigned char *text;         /* label j: text[start[j] : start[j] + length[j]] */
+    size_t text_used, text_room;
+    Py_ssize_t *start, *length;
     Py_ssize_t count, room;
     int32_t *slot;               /* code + 1 of the label in each slot, 0 when empty */
     size_t mask;
@@ -158,12 +165,12 @@ static uint64_t bytes_hash(const unsigned char *p, Py_ssize_t n) {
     return h ^ (h >> 29);
 }
 
-static int topic_map_grow(TopicMap *map, const unsigned char *data) {
+static int topic_map_grow(TopicMap *map) {
     size_t slots = map->mask ? 2 * (map->mask + 1) : 64;
     int32_t *slot = calloc(slots, sizeof(int32_t));
     if (!slot) return -1;
     for (Py_ssize_t j = 0; j < map->count; j++) {
-        size_t at = bytes_hash(data + map->start[j], map->length[j]) & (slots - 1);
+        size_t at = bytes_hash(map->text + map->start[j], map->length[j]) & (slots - 1);
         while (slot[at]) at = (at + 1) & (slots - 1);
         slot[at] = (int32_t)(j + 1);
     }
@@ -173,14 +180,16 @@ static int topic_map_grow(TopicMap *map, const unsigned char *data) {
     return 0;
 }
 
-/* The code of the topic data[start : start + n], added if new; -1 when out of memory or codes. */
-static int32_t topic_code(TopicMap *map, const unsigned char *data, Py_ssize_t start, Py_ssize_t n) {
-    if ((!map->slot || (size_t)map->count * 2 >= map->mask + 1) && topic_map_grow(map, data) < 0) return -1;
-    size_t at = bytes_hash(data + start, n) & map->mask;
-    for (; map->slot[at]; at = (at + 1) & map->mask) {
-        Py_ssize_t j = map->slot[at] - 1;
-        if (map->length[j] == n && memcmp(data + map->start[j], data + start, (size_t)n) == 0) return (int32_t)j;
-    }
+static inline int topic_is(const TopicMap *map, int32_t code, const unsigned char *label, Py_ssize_t n) {
+    return map->length[code] == n && memcmp(map->text + map->start[code], label, (size_t)n) == 0;
+}
+
+/* The code of the topic label[0 : n], added if new; -1 when out of memory or codes. */
+static int32_t topic_code(TopicMap *map, const unsigned char *label, Py_ssize_t n) {
+    if ((!map->slot || (size_t)map->count * 2 >= map->mask + 1) && topic_map_grow(map) < 0) return -1;
+    size_t at = bytes_hash(label, n) & map->mask;
+    for (; map->slot[at]; at = (at + 1) & map->mask)
+        if (topic_is(map, map->slot[at] - 1, label, n)) return map->slot[at] - 1;
     if (map->count == map->room) {
         Py_ssize_t room = map->room ? 2 * map->room : 64;
         Py_ssize_t *starts = realloc(map->start, (size_t)room * sizeof(Py_ssize_t));
@@ -191,17 +200,51 @@ static int32_t topic_code(TopicMap *map, const unsigned char *data, Py_ssize_t s
         map->length = lengths;
         map->room = room;
     }
+    if (map->text_used + (size_t)n > map->text_room) {
+        size_t text_room = 2 * (map->text_room + (size_t)n) + 256;
+        unsigned char *text = realloc(map->text, text_room);
+        if (!text) return -1;
+        map->text = text;
+        map->text_room = text_room;
+    }
     if (map->count >= INT32_MAX - 1) return -1;
-    map->start[map->count] = start;
+    memcpy(map->text + map->text_used, label, (size_t)n);
+    map->start[map->count] = (Py_ssize_t)map->text_used;
     map->length[map->count] = n;
+    map->text_used += (size_t)n;
     map->slot[at] = (int32_t)(map->count + 1);
     return (int32_t)map->count++;
 }
 
 static void topic_map_free(TopicMap *map) {
+    free(map->text);
     free(map->start);
     free(map->length);
     free(map->slot);
+}
+
+/* Pages of a mapped file behind `upto` given back (they stay in the page cache; read again, they come back
+ * from it), a few MB at a time: a run's mapping then never holds much of it in memory at once. */
+#define RELEASE_STEP (4 << 20)
+
+typedef struct {
+    const unsigned char *data;  /* the mapping (page-aligned), or NULL: nothing is given back */
+    Py_ssize_t released;        /* bytes of it given back so far */
+} Behind;
+
+static void release_behind(Behind *behind, Py_ssize_t upto) {
+#if defined(MADV_DONTNEED)
+    if (!behind->data || upto - behind->released < RELEASE_STEP) return;
+    Py_ssize_t page = (Py_ssize_t)sysconf(_SC_PAGESIZE);
+    Py_ssize_t aligned = page > 0 ? upto / page * page : 0;
+    if (aligned > behind->released) {
+        madvise((void *)(behind->data + behind->released), (size_t)(aligned - behind->released), MADV_DONTNEED);
+        behind->released = aligned;
+    }
+#else
+    (void)behind;
+    (void)upto;
+#endif
 }
 
 typedef struct {
@@ -211,7 +254,8 @@ typedef struct {
     int64_t *rank;
     double *score;
     Py_ssize_t rows, docno_bytes;
-    Py_ssize_t runtag_start, runtag_length;  /* the first line's runtag */
+    unsigned char *runtag;                   /* the first line's runtag (a copy) */
+    Py_ssize_t runtag_length;
     int64_t rank_min, rank_max;
     int extra_fields;
     TopicMap topics;
@@ -252,14 +296,13 @@ static inline const unsigned char *field_end(const unsigned char *p, const unsig
 /* Every line "topic Q0 docno rank score runtag[ more...]", fields separated by one `separator`, no other
  * whitespace, no empty line; 0 if so (filling `out`, rows at most `room`), -1 to decline. */
 static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char separator, Py_ssize_t room,
-                       Split *out) {
+                       Split *out, Behind *behind) {
     unsigned char kind[256] = {0};
     kind[' '] = kind['\t'] = kind['\v'] = kind['\f'] = kind['\r'] = OTHER_SPACE;
     kind[separator] = SEPARATOR;
     kind['\n'] = NEWLINE;
     const unsigned char *p = data, *end = data + size;
     Py_ssize_t rows = 0, bytes = 0;
-    Py_ssize_t last_topic_start = -1, last_topic_length = 0;
     int32_t last_code = -1;
     out->rank_min = INT64_MAX;
     out->rank_max = INT64_MIN;
@@ -290,12 +333,10 @@ static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char
         }
         if (fields < WIDTH) return -1;
         if (fields > WIDTH) out->extra_fields = 1;
-        Py_ssize_t topic_start = field[0] - data;
-        if (last_code < 0 || length[0] != last_topic_length || !same_bytes(field[0], data + last_topic_start, length[0])) {
-            last_code = topic_code(&out->topics, data, topic_start, length[0]);
+        if (last_code < 0 || out->topics.length[last_code] != length[0] ||
+            !same_bytes(field[0], out->topics.text + out->topics.start[last_code], length[0])) {
+            last_code = topic_code(&out->topics, field[0], length[0]);
             if (last_code < 0) return -1;
-            last_topic_start = topic_start;
-            last_topic_length = length[0];
         }
         out->topic[rows] = last_code;
         if (bytes + length[2] > INT32_MAX) return -1;
@@ -309,10 +350,12 @@ static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char
         if (rank > out->rank_max) out->rank_max = rank;
         if (read_real(field[4], field[4] + length[4], &out->score[rows]) < 0) return -1;
         if (rows == 0) {
-            out->runtag_start = field[5] - data;
+            if (!(out->runtag = malloc((size_t)length[5]))) return -1;
+            memcpy(out->runtag, field[5], (size_t)length[5]);
             out->runtag_length = length[5];
         }
         rows++;
+        release_behind(behind, p - data);
     }
     out->docno_offsets[rows] = (int32_t)bytes;
     out->rows = rows;
@@ -320,12 +363,13 @@ static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char
     return rows ? 0 : -1;
 }
 
-static Py_ssize_t count_newlines(const unsigned char *p, Py_ssize_t size) {
+static Py_ssize_t count_newlines(const unsigned char *data, Py_ssize_t size, Behind *behind) {
     Py_ssize_t count = 0;
-    const unsigned char *end = p + size;
+    const unsigned char *p = data, *end = data + size;
     while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
         count++;
         p++;
+        release_behind(behind, p - data);
     }
     return count;
 }
@@ -348,17 +392,19 @@ static PyObject *resized(PyObject *array, Py_ssize_t size) {
 }
 
 PyDoc_STRVAR(split_run_doc,
-"split_run(data) -> tuple | None\n\n"
+"split_run(data, mapped=False) -> tuple | None\n\n"
 "A run file's bytes split into columns, or None where the file is not in the plain form this kernel\n"
 "takes (then the Python reader decides). The tuple: (rows, topic codes int32, docno offsets int32,\n"
 "docno bytes, ranks int64, scores float64 -- each a bytearray --, topic labels in first-seen order\n"
 "(bytes), the first line's runtag (bytes), whether a line had fields past the sixth, the least and\n"
-"greatest rank).");
+"greatest rank). mapped: data is a read-only mapping of a file, whose pages are given back as they are\n"
+"read (the file is not changed; read again, they come back from the page cache).");
 
 static PyObject *split_run(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer input;
-    if (!PyArg_ParseTuple(args, "y*:split_run", &input)) return NULL;
+    int mapped = 0;
+    if (!PyArg_ParseTuple(args, "y*|p:split_run", &input, &mapped)) return NULL;
     const unsigned char *data = input.buf;
     Py_ssize_t size = input.len;
     PyObject *topic = NULL, *offsets = NULL, *docnos = NULL, *ranks = NULL, *scores = NULL, *result = NULL;
@@ -367,9 +413,11 @@ static PyObject *split_run(PyObject *self, PyObject *args) {
     unsigned char separator = size ? first_separator(data, size) : 0;
     if (!separator || size >= INT32_MAX || (size >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)) goto decline;
     Py_ssize_t lines;
+    Behind behind = {mapped ? data : NULL, 0};
     Py_BEGIN_ALLOW_THREADS
-    lines = count_newlines(data, size) + (data[size - 1] != '\n');
+    lines = count_newlines(data, size, &behind) + (data[size - 1] != '\n');
     Py_END_ALLOW_THREADS
+    behind.released = 0;
     topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));
     docnos = PyByteArray_FromStringAndSize(NULL, size);
@@ -383,7 +431,7 @@ static PyObject *split_run(PyObject *self, PyObject *args) {
     split.score = (double *)PyByteArray_AS_STRING(scores);
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = split_lines(data, size, separator, lines, &split);
+    status = split_lines(data, size, separator, lines, &split, &behind);
     Py_END_ALLOW_THREADS
     if (status < 0) goto decline;
     Py_ssize_t rows = split.rows;
@@ -395,7 +443,8 @@ static PyObject *split_run(PyObject *self, PyObject *args) {
     PyObject *labels = PyList_New(split.topics.count);
     if (!labels) goto fail;
     for (Py_ssize_t j = 0; j < split.topics.count; j++) {
-        PyObject *label = PyBytes_FromStringAndSize((const char *)data + split.topics.start[j], split.topics.length[j]);
+        PyObject *label = PyBytes_FromStringAndSize((const char *)split.topics.text + split.topics.start[j],
+                                                    split.topics.length[j]);
         if (!label) {
             Py_DECREF(labels);
             goto fail;
@@ -403,7 +452,7 @@ static PyObject *split_run(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(labels, j, label);
     }
     result = Py_BuildValue("(nNNNNNNy#NLL)", rows, topic, offsets, docnos, ranks, scores, labels,
-                           (const char *)data + split.runtag_start, split.runtag_length,
+                           (const char *)split.runtag, split.runtag_length,
                            PyBool_FromLong(split.extra_fields), (long long)split.rank_min, (long long)split.rank_max);
     topic = offsets = docnos = ranks = scores = NULL;  /* the tuple holds them (or they were let go) */
     goto done;
@@ -420,6 +469,7 @@ done:
     Py_XDECREF(ranks);
     Py_XDECREF(scores);
     topic_map_free(&split.topics);
+    free(split.runtag);
     PyBuffer_Release(&input);
     return result;
 }
