@@ -254,8 +254,9 @@ class Evaluator:
         Worker processes then inherit them instead of each computing them. Two
         threads share the work (numpy lets go of the GIL): the novelty measures'
         (their greedy ideal rankings take longest) and the others' with the
-        table of judged pairs. A quantity both need may be computed by both, to
-        the same bits; the first kept is as good as the other.
+        table of judged pairs; a quantity both need is computed once, the other
+        thread waiting for it (``@memoised``). The scratch memory is given back
+        after, so that it is not held while runs are scored.
         """
         novelty = [m for m in self.measures if ".novelty." in m.definition.kernel.__module__]
         others = [m for m in self.measures if ".novelty." not in m.definition.kernel.__module__]
@@ -263,7 +264,7 @@ class Evaluator:
             pending = helper.submit(self._warm_up, others, True)
             self._warm_up(novelty, False)
             pending.result()
-        release_unused_memory()  # the warm-up's scratch arrays, not held while runs are scored
+        release_unused_memory()
 
     def _warm_up(self, measures: list[Measure], table: bool) -> None:
         if table:

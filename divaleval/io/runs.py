@@ -101,7 +101,6 @@ def read_run(source: str | InputFile) -> RunTable:
                     extra_fields=columns.extra_fields)
 
 
-
 def _read_plain_run(source: InputFile) -> RunTable | None:
     """The run split by the compiled kernel (divaleval/native), or None where it is not built or declines the
     file (anything but one space or one tab between fields and plain numbers): then :func:`read_columns`

@@ -1,10 +1,12 @@
-/* Compiled kernels for the per-run path: splitting a run file, and matching its docnos to the judgments.
+/* Compiled kernels of divaleval: splitting a run file and matching its docnos to the judgments (the per-run
+ * path), printing numbers, and the NCU family's masked row sums, blended ratios and P+.
  *
- * Both are accelerators with a fallback: each either gives exactly what the numpy and Arrow path gives
- * (divaleval/io/table.py, divaleval/model/text_keys.py) or declines (returns None), and then that path
- * runs. So a kernel takes only the plain case and declines anything unusual (another whitespace byte, an
- * empty field, a number it cannot read exactly, keys that share hashes), and the Python path, which
- * names the line of any problem, decides. The heavy loops run without the GIL.
+ * Each stands in for a numpy or Arrow path (divaleval/io/table.py, divaleval/model/text_keys.py,
+ * divaleval/output/formatting.py, divaleval/measures/ncu/kernels.py) and either gives exactly what that
+ * path gives, bit for bit, or declines (returns None) and leaves the input to it. So a kernel takes only
+ * the plain case and declines anything unusual (another whitespace byte, an empty field, a number it cannot
+ * read exactly, keys that share hashes), and the Python path, which names the line of any problem, decides.
+ * The heavy loops run without the GIL. tests/test_native_kernels.py holds every kernel to its twin.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -884,6 +886,13 @@ static double pairwise_sum(const double *a, Py_ssize_t n) {
     return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
 }
 
+/* A scratch row of n doubles (room for one at least), or NULL with MemoryError set. */
+static double *scratch_row(Py_ssize_t n) {
+    double *row = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (!row) PyErr_NoMemory();
+    return row;
+}
+
 PyDoc_STRVAR(masked_row_sums_doc,
 "masked_row_sums(values, values_width, mask, mask_width, columns, out)\n\n"
 "out[r] = np.where(mask[r, :columns], values[r, :columns], 0.0).sum() for every row r: values float64\n"
@@ -904,11 +913,7 @@ static PyObject *masked_row_sums(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "masked_row_sums: arrays of the wrong shapes");
         goto release;
     }
-    row = malloc((size_t)(columns ? columns : 1) * sizeof(double));
-    if (!row) {
-        PyErr_NoMemory();
-        goto release;
-    }
+    if (!(row = scratch_row(columns))) goto release;
     const double *value = values.buf;
     const unsigned char *keep = mask.buf;
     double *sums = out.buf;
@@ -952,11 +957,7 @@ static PyObject *p_plus_parts(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "p_plus_parts: arrays of the wrong shapes");
         goto release;
     }
-    row = malloc((size_t)(columns ? columns : 1) * sizeof(double));
-    if (!row) {
-        PyErr_NoMemory();
-        goto release;
-    }
+    if (!(row = scratch_row(columns))) goto release;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t r = 0; r < rows; r++) {
         const double *g = (const double *)gains.buf + r * width, *b = (const double *)ratio.buf + r * width;
@@ -1013,11 +1014,7 @@ static PyObject *blended_ratio(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "blended_ratio: arrays of the wrong shapes");
         goto release;
     }
-    ideal_sums = malloc((size_t)(ideal_width ? ideal_width : 1) * sizeof(double));
-    if (!ideal_sums) {
-        PyErr_NoMemory();
-        goto release;
-    }
+    if (!(ideal_sums = scratch_row(ideal_width))) goto release;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t r = 0; r < rows; r++) {
         const double *g = (const double *)gains.buf + r * width, *best = (const double *)ideal.buf + r * ideal_width;

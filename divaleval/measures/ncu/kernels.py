@@ -26,8 +26,8 @@ from typing import Callable
 import numpy as np
 
 from ...context import PAST_END
-from ..core import memoised
 from ...native import kernels
+from ..core import memoised
 from ..core.kernels import (
     compiled_row_sums, divide_or_zero, first_reciprocal_rank, masked_row_sums, plain_rows, rank_discount, summed_columns,
 )
