@@ -1,5 +1,15 @@
-"""The compiled kernels of the per-run path (divaleval/native): optional, so that divaleval installs
-without a C compiler, only slower (the rest of the configuration is in pyproject.toml)."""
+"""The compiled kernels of divaleval (divaleval/native): optional, so that divaleval installs without a C
+compiler, only slower (the rest of the configuration is in pyproject.toml).
+
+Floating-point contraction is off: a multiply and an add fused into one instruction (FMA, which GCC and
+clang emit by default where the target has it: aarch64, Apple silicon, -march=native) round once where
+numpy rounds twice, and the kernels must give numpy's bits.
+"""
+import sys
+
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("divaleval.native._kernels", ["divaleval/native/_kernels.c"], optional=True)])
+FLAGS = [] if sys.platform == "win32" else ["-ffp-contract=off"]  # MSVC does not contract by default
+
+setup(ext_modules=[Extension("divaleval.native._kernels", ["divaleval/native/_kernels.c"], optional=True,
+                             extra_compile_args=FLAGS)])

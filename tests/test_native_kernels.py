@@ -658,3 +658,49 @@ def test_a_large_mapped_file_read_alike(tmp_path):
         [bytes(part) if isinstance(part, bytearray) else part for part in from_bytes]
     assert path.read_bytes() == data
     assert_same_reading(path)
+
+
+def test_only_a_read_only_mapping_is_given_back(tmp_path):
+    """A copy-on-write mapping (or any writable buffer) flagged as mapped keeps what was written in it."""
+    import mmap
+
+    data = b"".join(b"t%d Q0 doc-%d %d 1.5 tag\n" % (i % 7, i, i) for i in range(400_000))  # about 10 MB
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_COPY) as copy:
+        copy[3:8] = b"QQ0 X"  # "t0 Q0 doc-0 ..." -> "t0 QQ0 Xc-0 ...": the first docno becomes "Xc-0"
+        split_copy = compiled().split_run(copy, True)
+        assert copy[3:8] == b"QQ0 X"
+    assert bytes(split_copy[3])[:4] == b"Xc-0"
+    assert path.read_bytes() == data
+
+
+def test_the_kernels_refuse_shapes_that_overflow():
+    """Sizes whose products overflow are errors, never reads past a buffer."""
+    with pytest.raises(ValueError):
+        compiled().fixed_rows(np.empty(0), 2 ** 61, 8, 6, ",")
+    with pytest.raises(ValueError):
+        compiled().masked_row_sums(np.empty(0), 2 ** 61, np.empty(0, bool), 2 ** 62, 2 ** 61, np.empty(4))
+    with pytest.raises(ValueError):
+        compiled().blended_ratio(np.empty(0), np.empty(0, np.int64), np.empty(0), 2 ** 61, 8, 8, 1.0, np.empty(0))
+
+
+def test_a_position_numpy_cannot_index_by_is_left_to_numpy():
+    """Ranks are never below 1; were one, the kernel declines and numpy's path answers as it always has (a
+    rank of 0 reads the ideal list's last column, one far below raises IndexError)."""
+    from divaleval.measures.ncu import kernels as ncu
+    from divaleval.measures.ncu.lists import GainList
+
+    gains, ideal = np.array([[1.0, 3.0]]), np.array([[3.0, 1.0, 1.0]])
+    for position, outcome in (([[0, 2]], "value"), ([[-100, 2]], IndexError)):
+        results = {}
+        for on in (True, False):
+            gl = GainList.of(gains, np.array(position, dtype=np.int64), ideal)
+            with kernels_on(on):
+                if outcome is IndexError:
+                    with pytest.raises(IndexError):
+                        ncu._blended_ratio(gl, 1.0)
+                else:
+                    results[on] = ncu._blended_ratio(gl, 1.0).view(np.int64).tolist()
+        if outcome == "value":
+            assert results[True] == results[False]

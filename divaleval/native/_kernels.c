@@ -38,6 +38,12 @@ static inline uint64_t little_endian(uint64_t word) {
 #endif
 }
 
+/* Whether a buffer of len bytes holds exactly rows x width items of item bytes (no product overflowing). */
+static int holds(Py_ssize_t len, Py_ssize_t rows, Py_ssize_t width, Py_ssize_t item) {
+    if (rows < 0 || width < 0 || (width && rows > PY_SSIZE_T_MAX / width / item)) return 0;
+    return len == rows * width * item;
+}
+
 /* -- splitting a run file ---------------------------------------------------------------------------- */
 
 enum { ORDINARY = 0, SEPARATOR = 1, NEWLINE = 2, OTHER_SPACE = 3 };
@@ -234,6 +240,16 @@ typedef struct {
     Py_ssize_t released;        /* bytes of it given back so far */
 } Behind;
 
+static int page_aligned(const unsigned char *data) {
+#if defined(MADV_DONTNEED)
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 && (uintptr_t)data % (uintptr_t)page == 0;
+#else
+    (void)data;
+    return 0;
+#endif
+}
+
 static void release_behind(Behind *behind, Py_ssize_t upto) {
 #if defined(MADV_DONTNEED)
     if (!behind->data || upto - behind->released < RELEASE_STEP) return;
@@ -415,7 +431,9 @@ static PyObject *split_run(PyObject *self, PyObject *args) {
     unsigned char separator = size ? first_separator(data, size) : 0;
     if (!separator || size >= INT32_MAX || (size >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)) goto decline;
     Py_ssize_t lines;
-    Behind behind = {mapped ? data : NULL, 0};
+    /* Only a read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it) is given
+     * back: a copy-on-write or anonymous mapping would lose what was written in it. */
+    Behind behind = {mapped && input.readonly && page_aligned(data) ? data : NULL, 0};
     Py_BEGIN_ALLOW_THREADS
     lines = count_newlines(data, size, &behind) + (data[size - 1] != '\n');
     Py_END_ALLOW_THREADS
@@ -544,8 +562,9 @@ static int64_t table_find(const Table *table, const unsigned char *text, int64_t
     for (int round = 0; round < MAX_ROUNDS; round++, slot = (slot + 1) & table->mask) {
         uint64_t held = table->slots[slot];
         if (held == EMPTY_SLOT) return -1;
-        if ((held & LOW_HALF) == wanted && row_holds(table, (int64_t)(held >> 32), text, n, head))
-            return (int64_t)(held >> 32);
+        int64_t position = (int64_t)(held >> 32);
+        if (position >= table->keys) return -2;  /* not a table this kernel can read: numpy's path decides */
+        if ((held & LOW_HALF) == wanted && row_holds(table, position, text, n, head)) return position;
     }
     return -2;
 }
@@ -656,7 +675,9 @@ static PyObject *match_keys(PyObject *self, PyObject *args) {
         table.rows = rows_buffer.buf;
         table.width = width;
         table.keys = width > 0 ? rows_buffer.len / 8 / width : 0;
-        if (width < 1 || rows_buffer.len != 8 * width * table.keys || slots_buffer.len < 8) {
+        size_t slots = (size_t)(slots_buffer.len / 8);
+        if (width < 1 || rows_buffer.len != 8 * width * table.keys || slots < 1 || (slots & (slots - 1)) ||
+            table.shift < 1 || table.shift > 63 || (UINT64_C(1) << (64 - table.shift)) != slots) {
             PyErr_SetString(PyExc_ValueError, "match_keys: a table of the wrong shape");
             goto release;
         }
@@ -682,6 +703,13 @@ static PyObject *match_keys(PyObject *self, PyObject *args) {
     if (n >= INT32_MAX) {
         PyErr_SetString(PyExc_ValueError, "match_keys: too many keys");
         goto release;
+    }
+    const int32_t *offsets = offsets_buffer.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (offsets[i] < 0 || offsets[i] > offsets[i + 1] || offsets[i + 1] > data_buffer.len) {
+            PyErr_SetString(PyExc_ValueError, "match_keys: offsets out of order or past the data");
+            goto release;
+        }
     }
     Py_ssize_t count;
     Py_BEGIN_ALLOW_THREADS
@@ -795,7 +823,7 @@ static PyObject *fixed_rows(PyObject *self, PyObject *args) {
 #ifdef HAVE_INT128
     char *text = NULL;
     Py_ssize_t *ends = NULL;
-    if (rows < 0 || columns < 0 || matrix.len != rows * columns * (Py_ssize_t)sizeof(double)) {
+    if (!holds(matrix.len, rows, columns, sizeof(double))) {
         PyErr_SetString(PyExc_ValueError, "fixed_rows: a matrix of the wrong shape");
         goto release;
     }
@@ -896,7 +924,8 @@ static double *scratch_row(Py_ssize_t n) {
 PyDoc_STRVAR(masked_row_sums_doc,
 "masked_row_sums(values, values_width, mask, mask_width, columns, out)\n\n"
 "out[r] = np.where(mask[r, :columns], values[r, :columns], 0.0).sum() for every row r: values float64\n"
-"(rows, values_width) and mask bool (rows, mask_width), both in C order, out float64 (rows,).");
+"(rows, values_width) and mask bool (rows, mask_width), both in C order, out float64 (rows,). Returns True.\n"
+"(A row holding NaNs of both signs may sum to a NaN of the other sign than numpy's.)");
 
 static PyObject *masked_row_sums(PyObject *self, PyObject *args) {
     (void)self;
@@ -908,8 +937,8 @@ static PyObject *masked_row_sums(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     double *row = NULL;
     Py_ssize_t rows = out.len / (Py_ssize_t)sizeof(double);
-    if (columns < 0 || columns > values_width || columns > mask_width ||
-        values.len != rows * values_width * (Py_ssize_t)sizeof(double) || mask.len != rows * mask_width) {
+    if (columns < 0 || columns > values_width || columns > mask_width || !holds(values.len, rows, values_width, 8) ||
+        !holds(mask.len, rows, mask_width, 1)) {
         PyErr_SetString(PyExc_ValueError, "masked_row_sums: arrays of the wrong shapes");
         goto release;
     }
@@ -925,7 +954,7 @@ static PyObject *masked_row_sums(PyObject *self, PyObject *args) {
         sums[r] = 0.0 + pairwise_sum(row, columns);
     }
     Py_END_ALLOW_THREADS
-    result = Py_None;
+    result = Py_True;
     Py_INCREF(result);
 release:
     free(row);
@@ -940,7 +969,8 @@ PyDoc_STRVAR(p_plus_parts_doc,
 "P+'s parts over the first `columns` columns of (rows, width) arrays in C order (gains and ratio float64,\n"
 "within bool): the first column holding a row's largest gain among its `within` entries (its preferred\n"
 "rank), then total[r] = np.where(upto, ratio, 0.0).sum() and count[r] (int64) the entries `within` up to\n"
-"that column, any[r] (bool) whether the row has an entry `within`; the sum as masked_row_sums sums.");
+"that column, any[r] (bool) whether the row has an entry `within`; the sum as masked_row_sums sums.\n"
+"Returns True.");
 
 static PyObject *p_plus_parts(PyObject *self, PyObject *args) {
     (void)self;
@@ -952,8 +982,8 @@ static PyObject *p_plus_parts(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     double *row = NULL;
     Py_ssize_t rows = total.len / (Py_ssize_t)sizeof(double);
-    if (columns < 0 || columns > width || gains.len != rows * width * 8 || ratio.len != rows * width * 8 ||
-        within.len != rows * width || count.len != rows * 8 || any.len != rows) {
+    if (columns < 0 || columns > width || !holds(gains.len, rows, width, 8) || !holds(ratio.len, rows, width, 8) ||
+        !holds(within.len, rows, width, 1) || count.len != rows * 8 || any.len != rows) {
         PyErr_SetString(PyExc_ValueError, "p_plus_parts: arrays of the wrong shapes");
         goto release;
     }
@@ -979,7 +1009,7 @@ static PyObject *p_plus_parts(PyObject *self, PyObject *args) {
         ((unsigned char *)any.buf)[r] = preferred >= 0;
     }
     Py_END_ALLOW_THREADS
-    result = Py_None;
+    result = Py_True;
     Py_INCREF(result);
 release:
     free(row);
@@ -997,7 +1027,8 @@ PyDoc_STRVAR(blended_ratio_doc,
 "BR(r) = (C(r) + beta cg(r)) / (r + beta cg*(min(r, L))) at every entry of (rows, width) arrays in C order\n"
 "(gains float64, position int64, out float64; ideal float64 (rows, L = ideal_width)): C and cg the running\n"
 "count and sum of the row's gains (> 0), cg* the running sum of its ideal gains (0 where L is 0), each\n"
-"summed in order as np.cumsum sums, and every operation numpy's.");
+"summed in order as np.cumsum sums, and every operation numpy's (built without fused multiply-adds).\n"
+"Returns True, or None (declines) for a position numpy would not index by.");
 
 static PyObject *blended_ratio(PyObject *self, PyObject *args) {
     (void)self;
@@ -1009,14 +1040,15 @@ static PyObject *blended_ratio(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     double *ideal_sums = NULL;
-    if (rows < 0 || width < 0 || ideal_width < 0 || gains.len != rows * width * 8 || position.len != rows * width * 8 ||
-        out.len != rows * width * 8 || ideal.len != rows * ideal_width * 8) {
+    if (!holds(gains.len, rows, width, 8) || !holds(position.len, rows, width, 8) || !holds(out.len, rows, width, 8) ||
+        !holds(ideal.len, rows, ideal_width, 8)) {
         PyErr_SetString(PyExc_ValueError, "blended_ratio: arrays of the wrong shapes");
         goto release;
     }
     if (!(ideal_sums = scratch_row(ideal_width))) goto release;
+    int declined = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t r = 0; r < rows; r++) {
+    for (Py_ssize_t r = 0; r < rows && !declined; r++) {
         const double *g = (const double *)gains.buf + r * width, *best = (const double *)ideal.buf + r * ideal_width;
         const int64_t *at = (const int64_t *)position.buf + r * width;
         double *br = (double *)out.buf + r * width;
@@ -1034,11 +1066,15 @@ static PyObject *blended_ratio(PyObject *self, PyObject *args) {
             cumulative = j ? cumulative + g[j] : g[j];
             int64_t index = (at[j] < last ? at[j] : last) - 1;
             if (index < 0) index += last;  /* (no rank is below 1; numpy's index -1 would be the last) */
+            if (index < 0) {
+                declined = 1;  /* numpy refuses such an index: its path says so */
+                break;
+            }
             br[j] = ((double)count + beta * cumulative) / ((double)at[j] + beta * ideal_sums[index]);
         }
     }
     Py_END_ALLOW_THREADS
-    result = Py_None;
+    result = declined ? Py_None : Py_True;
     Py_INCREF(result);
 release:
     free(ideal_sums);

@@ -71,7 +71,9 @@ def masked_row_sums(values: np.ndarray, mask: np.ndarray, columns: int) -> np.nd
     """``np.where(mask[:, :columns], values[:, :columns], 0.0).sum(axis=1)``, to the same bits.
 
     By the compiled kernel where it is built and sums a row as this numpy does
-    (probed once): one pass, no array between; else by numpy itself.
+    (probed once): one pass, no array between; else by numpy itself. (A row
+    holding NaNs of both signs may give a NaN of the other sign: every NaN
+    prints as ``-nan``, and no kernel's terms are NaN where they are summed.)
     """
     native = compiled_row_sums()
     if native is not None and plain_rows(values, np.float64) and plain_rows(mask, np.bool_) and len(values) == len(mask):

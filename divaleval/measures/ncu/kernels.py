@@ -21,6 +21,7 @@ returns one value per row.
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import numpy as np
@@ -48,10 +49,31 @@ def _rank_normaliser(gl: GainList, cutoff: int | None) -> np.ndarray:
 def _blended_ratio(gl: GainList, beta: float) -> np.ndarray:
     native = kernels()
     if native is not None and plain_rows(gl.gains, np.float64) and plain_rows(gl.position, np.int64) \
-            and plain_rows(gl.ideal, np.float64) and len(gl.ideal) == len(gl.gains):
+            and plain_rows(gl.ideal, np.float64) and len(gl.ideal) == len(gl.gains) and _compiled_ratio_agrees(native):
         ratio = np.empty(gl.gains.shape)  # the same operations, row by row in one pass (divaleval/native)
-        native.blended_ratio(gl.gains, gl.position, gl.ideal, *gl.gains.shape, gl.ideal.shape[1], float(beta), ratio)
-        return ratio
+        if native.blended_ratio(gl.gains, gl.position, gl.ideal, *gl.gains.shape, gl.ideal.shape[1], float(beta),
+                                ratio):
+            return ratio
+    return _numpy_blended_ratio(gl, beta)
+
+
+@functools.cache
+def _compiled_ratio_agrees(native) -> bool:
+    """Whether the kernel's blended ratios are numpy's, bit for bit, on random lists (probed once: a build that
+    fused multiplies and adds would round once where numpy rounds twice)."""
+    rng = np.random.default_rng(0)
+    gains = np.where(rng.random((40, 30)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (40, 30)), 0.0)
+    position = np.cumsum(rng.integers(1, 4, (40, 30)), axis=1)
+    ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0, 0.3], (40, 25)), axis=1)
+    for beta in (0.7, 3.1):
+        ratio = np.empty(gains.shape)
+        if not native.blended_ratio(gains, position, ideal, 40, 30, 25, beta, ratio) or not np.array_equal(
+                ratio.view(np.int64), _numpy_blended_ratio(GainList.of(gains, position, ideal), beta).view(np.int64)):
+            return False
+    return True
+
+
+def _numpy_blended_ratio(gl: GainList, beta: float) -> np.ndarray:
     count = np.cumsum(gl.gains > 0, axis=1)
     cumulative = np.cumsum(gl.gains, axis=1)
     ideal_cumulative = np.cumsum(gl.ideal, axis=1)
