@@ -258,8 +258,9 @@ class Evaluator:
         thread waiting for it (``@memoised``). The scratch memory is given back
         after, so that it is not held while runs are scored.
         """
-        novelty = [m for m in self.measures if ".novelty." in m.definition.kernel.__module__]
-        others = [m for m in self.measures if ".novelty." not in m.definition.kernel.__module__]
+        novelty, others = [], []
+        for m in self.measures:
+            (novelty if ".novelty." in m.definition.kernel.__module__ else others).append(m)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="divaleval-warm-up") as helper:
             pending = helper.submit(self._warm_up, others, True)
             self._warm_up(novelty, False)

@@ -12,8 +12,8 @@ from ..errors import InputError
 from ..native import kernels
 from .source import InputFile, read_input
 from .table import (
-    FLOAT, ID, INT32_MAX, INT32_MIN, PRESENT, RANK, TEXT, Factor, Lines, RowLines, binary_array, decode,
-    integer_array, memory_lines, read_columns,
+    FLOAT, ID, PRESENT, RANK, TEXT, Factor, Lines, RowLines, binary_array, decode, int32_if_fits, integer_array,
+    memory_lines, read_columns,
 )
 
 RUN_LAYOUT = "topic Q0 docno rank score runtag"
@@ -112,10 +112,8 @@ def _read_plain_run(source: InputFile) -> RunTable | None:
         split = native.split_run(data, isinstance(data, mmap.mmap))
     if split is None:
         return None
-    rows, topic_codes, offsets, docnos, ranks, scores, labels, runtag, extra_fields, rank_min, rank_max = split
-    rank = np.frombuffer(ranks, dtype=np.int64)
-    if INT32_MIN <= rank_min and rank_max <= INT32_MAX:  # as the Arrow path keeps them (half the memory)
-        rank = rank.astype(np.int32)
+    rows, topic_codes, offsets, docnos, ranks, scores, labels, runtag, extra_fields = split
+    rank = int32_if_fits(np.frombuffer(ranks, dtype=np.int64))
     topic = Factor(np.frombuffer(topic_codes, dtype=np.int32), np.array([decode(label) for label in labels], dtype=object))
     docno = pa.Array.from_buffers(pa.binary(), rows, [None, pa.py_buffer(offsets), pa.py_buffer(docnos)])
     return RunTable(source.name, decode(runtag), topic, docno, rank, np.frombuffer(scores, dtype=np.float64),

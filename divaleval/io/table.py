@@ -523,12 +523,17 @@ def _convert(column: pa.ChunkedArray, kind: str, name: str):
         return _integers(column, name)
     if kind == RANK:
         values, beyond = _integers(column, name, clip=True)
-        if len(values) and INT32_MIN <= values.min() and values.max() <= INT32_MAX:
-            values = values.astype(np.int32)  # as the fast path keeps them (half the memory)
-        return values, beyond
+        return int32_if_fits(values), beyond
     if kind == FLOAT:
         return _reals(column, name)
     raise ValueError(f"unknown field kind {kind!r}")
+
+
+def int32_if_fits(values: np.ndarray) -> np.ndarray:
+    """Integers (ranks) as int32 where every one fits (half the memory), as every reader keeps them."""
+    if len(values) and INT32_MIN <= values.min() and values.max() <= INT32_MAX:
+        return values.astype(np.int32)
+    return values
 
 
 def _level(text: str, bad, name: str) -> int:

@@ -1,4 +1,4 @@
-"""Compiled kernels for the per-run path: splitting a run file and matching its docnos (optional).
+"""Compiled kernels (optional): splitting run files, matching docnos, printing numbers, the NCU sums.
 
 ``_kernels`` is built from ``_kernels.c`` when divaleval is installed where a C
 compiler is found; where it is not built, or ``DIVALEVAL_NATIVE=0`` is set,

@@ -274,7 +274,6 @@ typedef struct {
     Py_ssize_t rows, docno_bytes;
     unsigned char *runtag;                   /* the first line's runtag (a copy) */
     Py_ssize_t runtag_length;
-    int64_t rank_min, rank_max;
     int extra_fields;
     TopicMap topics;
 } Split;
@@ -322,8 +321,6 @@ static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char
     const unsigned char *p = data, *end = data + size;
     Py_ssize_t rows = 0, bytes = 0;
     int32_t last_code = -1;
-    out->rank_min = INT64_MAX;
-    out->rank_max = INT64_MIN;
     while (p < end) {
         const unsigned char *field[WIDTH];
         Py_ssize_t length[WIDTH];
@@ -364,8 +361,6 @@ static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char
         int64_t rank;
         if (read_integer(field[3], field[3] + length[3], &rank) < 0) return -1;
         out->rank[rows] = rank;
-        if (rank < out->rank_min) out->rank_min = rank;
-        if (rank > out->rank_max) out->rank_max = rank;
         if (read_real(field[4], field[4] + length[4], &out->score[rows]) < 0) return -1;
         if (rows == 0) {
             if (!(out->runtag = malloc((size_t)length[5]))) return -1;
@@ -414,8 +409,7 @@ PyDoc_STRVAR(split_run_doc,
 "A run file's bytes split into columns, or None where the file is not in the plain form this kernel\n"
 "takes (then the Python reader decides). The tuple: (rows, topic codes int32, docno offsets int32,\n"
 "docno bytes, ranks int64, scores float64 -- each a bytearray --, topic labels in first-seen order\n"
-"(bytes), the first line's runtag (bytes), whether a line had fields past the sixth, the least and\n"
-"greatest rank). mapped: data is a read-only mapping of a file, whose pages are given back as they are\n"
+"(bytes), the first line's runtag (bytes), whether a line had fields past the sixth). mapped: data is a read-only mapping of a file, whose pages are given back as they are\n"
 "read (the file is not changed; read again, they come back from the page cache).");
 
 static PyObject *split_run(PyObject *self, PyObject *args) {
@@ -471,9 +465,8 @@ static PyObject *split_run(PyObject *self, PyObject *args) {
         }
         PyList_SET_ITEM(labels, j, label);
     }
-    result = Py_BuildValue("(nNNNNNNy#NLL)", rows, topic, offsets, docnos, ranks, scores, labels,
-                           (const char *)split.runtag, split.runtag_length,
-                           PyBool_FromLong(split.extra_fields), (long long)split.rank_min, (long long)split.rank_max);
+    result = Py_BuildValue("(nNNNNNNy#N)", rows, topic, offsets, docnos, ranks, scores, labels,
+                           (const char *)split.runtag, split.runtag_length, PyBool_FromLong(split.extra_fields));
     topic = offsets = docnos = ranks = scores = NULL;  /* the tuple holds them (or they were let go) */
     goto done;
 decline:
