@@ -157,3 +157,20 @@ def test_trec2012_intent_aware_from_per_intent_values():
                 assert abs(frame.loc[topic, name] - value) <= TOLERANCE, (run, topic, name)
                 checked += 1
     assert checked == len(expected) > 0
+
+
+def test_run_gains_carry_four_decimals(tmp_path):
+    """NTCIREVAL labels a run's documents with GG printed to 4 decimals (glabel) while its ideal list keeps
+    the Grelv file's 6 digits: with P(i) = 0.035322 and the one relevant document (L1, gain 1) at rank 6,
+    D-nDCG@10 = (0.0353 / log2(7)) / (0.035322 / log2(2)) = 0.355986... -> 0.3560, where the same gain on
+    both sides gives 1 / log2(7) = 0.356207... -> 0.3562 (issue 25, found by a differential run)."""
+    (tmp_path / "qrels").write_text("1 1 rel 1\n1 1 other 0\n")
+    (tmp_path / "iprob").write_text("1 1 0.035322\n")
+    (tmp_path / "run").write_text("".join(f"1 Q0 d{r} {r} {10 - r} tag\n" for r in range(1, 6))
+                                  + "1 Q0 rel 6 4 tag\n")
+    qrels = divaleval.load_qrels(str(tmp_path / "qrels"), str(tmp_path / "iprob"), warn=lambda message: None)
+    ntcir = divaleval.evaluate(qrels, str(tmp_path / "run"), measures=["D-nDCG@10"], compat="ntcireval",
+                               warn=lambda message: None)
+    assert ntcir["D-nDCG@10"].item() == 0.3560
+    native = divaleval.evaluate(qrels, str(tmp_path / "run"), measures=["D-nDCG@10"], warn=lambda message: None)
+    assert native["D-nDCG@10"].item() == pytest.approx(1 / 2.807354922057604, abs=1e-12)  # log2(7)

@@ -43,6 +43,8 @@ class Conventions:
         rounded to this many decimals before they are combined.
     mean_decimals: means are rounded to this many decimals.
     global_gain_digits: global gains GG(d) are rounded to this many significant digits.
+    run_gain_decimals: the global gains a run's documents carry are rounded further, to this many
+        decimals (the ideal lists keep ``global_gain_digits``).
     top_gain_from_table: ad hoc measures take hg from an explicit gain table
         (its largest gain) rather than from the ideal list.
 
@@ -74,6 +76,7 @@ class Conventions:
     component_decimals: int | None = None
     mean_decimals: int | None = None
     global_gain_digits: int | None = None
+    run_gain_decimals: int | None = None
     top_gain_from_table: bool = False
     preference_smoothing: float = 0.0
     blank_judgment_repeats: bool = False
@@ -102,6 +105,9 @@ class Conventions:
 
     def round_global_gains(self, values: np.ndarray) -> np.ndarray:
         return round_significant(values, self.global_gain_digits)
+
+    def round_run_gains(self, values: np.ndarray) -> np.ndarray:
+        return round_decimals(values, self.run_gain_decimals)
 
 
 NATIVE = Conventions()

@@ -102,14 +102,27 @@ def global_row_gains(qrels: Qrels, settings: Settings) -> np.ndarray:
 
 
 @memoised
+def global_run_gains(qrels: Qrels, settings: Settings) -> np.ndarray:
+    """GG(d) as a run's documents carry it: conventions may round it further than the ideal lists do
+    (NTCIREVAL labels a run with gains printed to 4 decimals, while its ideal lists keep 6 digits)."""
+    return settings.conventions.round_run_gains(global_row_gains(qrels, settings))
+
+
 def row_gain_list(ctx: RunContext, row_gains: RowGains, *args) -> GainList:
     """The run's gain list over the context's topics, gains ``row_gains(qrels, *args)`` of the judged rows.
 
     The ideal lists of every topic are computed once per qrels and rule.
     """
+    return ranked_gain_list(ctx, row_gains, row_gains, *args)
+
+
+@memoised
+def ranked_gain_list(ctx: RunContext, ideal_gains: RowGains, run_gains: RowGains, *args) -> GainList:
+    """:func:`row_gain_list` where the run's documents take their gains by one rule and the ideal lists by
+    another (the same quantity, rounded differently: :func:`global_run_gains`)."""
     qrels, run = ctx.qrels, ctx.run
-    every_row = _ideal_ranking_of_rows(qrels, row_gains, *args)
-    gain = ctx.per_document(row_gains(qrels, *args).astype(np.float64, copy=False))
+    every_row = _ideal_ranking_of_rows(qrels, ideal_gains, *args)
+    gain = ctx.per_document(run_gains(qrels, *args).astype(np.float64, copy=False))
     slot, hit = ctx.run_slots
     hit = np.flatnonzero(hit & (gain > 0))  # (indices: much cheaper to take by than a boolean mask)
     gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (run.position[hit], PAST_END))
@@ -136,7 +149,7 @@ def topicwise_gain_list(ctx: RunContext) -> GainList:
 
 def global_gain_list(ctx: RunContext) -> GainList:
     """Global gains (the D-measures)."""
-    return row_gain_list(ctx, global_row_gains, ctx.settings)
+    return ranked_gain_list(ctx, global_row_gains, global_run_gains, ctx.settings)
 
 
 # -- one list per (topic, intent) ------------------------------------------------------
