@@ -20,15 +20,15 @@ from .evaluator import Evaluator, RunLike, run_inputs
 from .io import IntentProbabilities, RunTable, read_iprob, read_qrels, read_run
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.gold import GoldPreferences, read_gold
-from .io.preferences import REPEAT_BLANK, SKIP_BLANK, PreferenceTable, read_preferences, read_profiles
+from .io.preferences import PreferenceTable, read_preferences, read_profiles
 from .io.scores import read_scores
 from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .measures.core import INTENTS
 from .memory import release_unused_memory
-from .model import Qrels, Settings, build_aspect_qrels, build_qrels
+from .model import (AspectQrels, JudgedDocuments, PreferenceQrels, Qrels, Settings, build_aspect_qrels,
+                    build_preference_qrels, build_qrels)
 from .model.preference_simulation import profiles_of, simulate
-from .model.preferences import build_preference_qrels
 from .ranking import rank_run
 from .results import RunScores, scores_frame
 
@@ -52,26 +52,28 @@ def load_qrels(
     return loaded if iprob is None else _with_iprob(loaded, iprob, warn)
 
 
-def _with_iprob(qrels: Qrels, iprob: str | IntentProbabilities, warn: WarningSink) -> Qrels:
+def _with_iprob(qrels: JudgedDocuments, iprob: str | IntentProbabilities, warn: WarningSink) -> Qrels:
+    if not isinstance(qrels, Qrels):
+        raise UsageError("intent probabilities (iprob) weigh the intents of intentwise qrels; "
+                         f"{qrels.name} has no intents")
     return qrels.with_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
 
 
-def load_aspects(specs: list[str] | list[AspectSpec]) -> Qrels:
+def load_aspects(specs: list[str] | list[AspectSpec]) -> AspectQrels:
     """Multi-aspect qrels from ``NAME=FILE[,options]`` specifications (see :class:`divaleval.io.aspects.AspectSpec`)."""
     if all(isinstance(spec, str) for spec in specs):
         specs = parse_aspect_specs(specs)
     return build_aspect_qrels([read_aspect(spec) for spec in specs])
 
 
-def load_preferences(judgments: str | InputFile | PreferenceTable, compat: str | None = None) -> Qrels:
-    """Preference judgments (pairwise and triplets, :mod:`divaleval.io.preferences`) as qrels for nPrf.
+def load_preferences(judgments: str | InputFile | PreferenceTable, compat: str | None = None) -> PreferenceQrels:
+    """Preference judgments (pairwise and triplets, :mod:`divaleval.io.preferences`) in array form, for nPrf.
 
     judgments: a file (``-`` for stdin, ``.gz`` allowed) or a table (``PreferenceTable.from_arrays``).
     compat: a compatibility mode, whose conventions may say how the file is read.
     """
     if not isinstance(judgments, PreferenceTable):
-        repeat = mode_conventions(compat).blank_judgment_repeats
-        judgments = read_preferences(judgments, blank_lines=REPEAT_BLANK if repeat else SKIP_BLANK)
+        judgments = read_preferences(judgments, blank_lines=mode_conventions(compat).preference_rules.blank_lines)
     return build_preference_qrels(judgments)
 
 
@@ -98,8 +100,10 @@ def simulate_preferences(
     Everything is read and checked before the first table is yielded.
     """
     conventions = mode_conventions(compat)
-    if not isinstance(qrels, Qrels):
+    if not isinstance(qrels, JudgedDocuments):
         qrels = load_qrels(qrels, warn=warn)
+    elif not isinstance(qrels, Qrels):
+        raise UsageError(f"preferences are simulated from intentwise qrels; {qrels.name} has no intents")
     chosen = profiles_of(qrels, None if profiles is None else read_profiles(profiles), warn)
     pooled = None
     if pool:
@@ -109,7 +113,7 @@ def simulate_preferences(
                               depth=pool_depth)
             pooled[ranked.row[ranked.row >= 0]] = True
     return simulate(qrels, chosen, kind=kind, ties=ties, seed=seed,
-                    covered_weight=conventions.simulated_covered_weight, pool=pooled)
+                    covered_weight=conventions.preference_rules.simulated_covered_weight, pool=pooled)
 
 
 def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Measure]:
@@ -135,7 +139,7 @@ def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | No
 
 
 def make_evaluator(
-    qrels: str | Qrels,
+    qrels: str | JudgedDocuments,
     measures: Iterable[str | Measure] | str | None = None,
     *,
     order: str | None = None,
@@ -155,11 +159,11 @@ def make_evaluator(
     warn = warn or warn_to_stderr
     settings = make_settings(gain, topicwise, compat, rel_min)
     chosen = resolve_measures(measures)
-    if not isinstance(qrels, Qrels):
+    if not isinstance(qrels, JudgedDocuments):
         qrels = load_qrels(qrels, iprob, warn)
     elif iprob is not None:
         qrels = _with_iprob(qrels, iprob, warn)
-    if settings.rel_min > 1 and any(m.definition.binary for m in chosen):
+    if settings.rel_min > 1 and isinstance(qrels, Qrels) and any(m.definition.binary for m in chosen):
         _note_below_threshold(qrels, settings.rel_min, warn)
     return Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
                      skip_bad=skip_bad, settings=settings, warn=warn, judged_only=judged_only)
@@ -173,7 +177,7 @@ def _note_below_threshold(qrels: Qrels, rel_min: int, warn: WarningSink) -> None
              f"{describe_ids([qrels.topic_ids[t] for t in np.flatnonzero(lost)])}: the binary measures score them 0")
 
 
-def score_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
+def score_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike],
                measures: Iterable[str | Measure] | str | None = None, *, jobs: int = 1,
                scheduler: Scheduler = None, **options) -> Iterator[RunScores]:
     """Score runs one at a time: each run's :class:`RunScores`, in order, as soon as it is scored.
@@ -210,7 +214,7 @@ def connected(scheduler: Scheduler) -> Iterator[Cluster | None]:
         yield cluster
 
 
-def risk_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+def risk_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike], baseline: RunLike,
               measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, jobs: int = 1,
               scheduler: Scheduler = None, **options) -> Iterator[RunScores]:
     """Score runs against a baseline run, one at a time (risk-sensitive evaluation, any measure).
@@ -240,7 +244,7 @@ def risk_runs(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: R
             yield risk_scores(scores, base, alpha, evaluator.warn)
 
 
-def risk(qrels: str | Qrels, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+def risk(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike], baseline: RunLike,
          measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, **options
          ) -> pd.DataFrame:
     """URisk, TRisk and its p-value of every run against ``baseline``, one row per (run, measure)
@@ -261,7 +265,7 @@ def check_stdin_once(qrels, runs, iprob=None) -> None:
 
 
 def evaluate(
-    qrels: str | Qrels,
+    qrels: str | JudgedDocuments,
     runs: RunLike | Iterable[RunLike],
     measures: Iterable[str | Measure] | str | None = None,
     *,
@@ -272,8 +276,9 @@ def evaluate(
 ) -> pd.DataFrame:
     """Score runs against intentwise qrels; one row per (run, topic).
 
-    qrels: a path (``-`` for stdin, ``.gz`` allowed) or a :class:`Qrels` (loaded,
-        built in memory with ``Qrels.from_frame`` / ``from_arrays``, or multi-aspect).
+    qrels: a path (``-`` for stdin, ``.gz`` allowed) or loaded judgments: a :class:`Qrels`
+        (loaded, built in memory with ``Qrels.from_frame`` / ``from_arrays``), multi-aspect
+        qrels (:func:`load_aspects`) or preference judgments (:func:`load_preferences`).
     runs: a path, a directory (every file in it, by name), a run in memory
         (``RunTable.from_arrays``), or a list of them (checked whole before the
         first is scored), or any iterable of them (consumed as they are scored).
@@ -375,7 +380,7 @@ def _meta():
 ScoresLike = Union["ScoreCube", "pd.DataFrame"]
 
 
-def score_cube(qrels: str | Qrels, runs: RunLike | Iterable[RunLike],
+def score_cube(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike],
                measures: Iterable[str | Measure] | str | None = None, *, missing: str = "error",
                complete: bool = True, jobs: int = 1, scheduler: Scheduler = None,
                on_run: Callable[[RunScores], None] | None = None, **options) -> ScoreCube:

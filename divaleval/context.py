@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import group_positions
+from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
 from .model.settings import Settings
 from .ranking import RankedRun
@@ -121,9 +122,15 @@ class Hits:
 
 
 class RunContext:
-    """One run, the qrels, and the topics to score (qrels indices, ascending)."""
+    """One run, the judgments, and the topics to score (qrels indices, ascending).
 
-    def __init__(self, qrels: Qrels, run: RankedRun, topics: np.ndarray, settings: Settings | None = None) -> None:
+    The judgments are of the kind the measures need (:meth:`Measure.check
+    <divaleval.measures.Measure.check>`): what concerns intents (:attr:`hits`,
+    :attr:`n_intents`, :attr:`weights`...) is there for intentwise qrels.
+    """
+
+    def __init__(self, qrels: JudgedDocuments, run: RankedRun, topics: np.ndarray,
+                 settings: Settings | None = None) -> None:
         self.qrels = qrels
         self.run = run
         self.topics = np.asarray(topics, dtype=np.int64)

@@ -5,12 +5,12 @@ import numpy as np
 
 from .context import RunContext
 from .measures import Measure
-from .model.qrels import Qrels
+from .model.judged import JudgedDocuments
 from .model.settings import Settings
 from .ranking import RankedRun
 
 
-def score_matrix(qrels: Qrels, run: RankedRun, measures: list[Measure], topics: np.ndarray,
+def score_matrix(qrels: JudgedDocuments, run: RankedRun, measures: list[Measure], topics: np.ndarray,
                  settings: Settings | None = None) -> np.ndarray:
     """(topics, measures) raw scores, as the kernels return them.
 

@@ -32,7 +32,7 @@ from .io.source import peek_input
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .memory import release_unused_memory
-from .model.qrels import Qrels
+from .model.judged import JudgedDocuments
 from .model.settings import Settings
 from .ranking import ORDERS, RankedRun, match_run, rank_matched
 from .results import RawScores, RunScores
@@ -123,7 +123,7 @@ class Evaluator:
 
     def __init__(
         self,
-        qrels: Qrels,
+        qrels: JudgedDocuments,
         measures: list[Measure],
         *,
         order: str | None = None,
@@ -329,13 +329,13 @@ class Evaluator:
 
     def _note_undefined(self, name: str, topics: np.ndarray, matrix: np.ndarray) -> None:
         """Warn (once per topic) about topics without relevant documents, and about NaN."""
-        norel = topics[self.qrels.n_intents[topics] == 0]
+        norel = topics[~self.qrels.has_relevant[topics]]
         new = [t for t in norel.tolist() if t not in self._warned_norel]
         if new:
             self._warned_norel.update(new)
             self.warn("topics without any relevant document score 0 on every measure: "
                       + describe_ids([self.qrels.topic_ids[t] for t in new]))
-        undefined = np.isnan(matrix) & (self.qrels.n_intents[topics] > 0)[:, None]
+        undefined = np.isnan(matrix) & self.qrels.has_relevant[topics][:, None]
         for j in np.flatnonzero(undefined.any(axis=0)):
             ids = [self.qrels.topic_ids[t] for t in topics[undefined[:, j]]]
             self.warn(f"{name}: {self.measures[j].name} is undefined (0/0) for topics "

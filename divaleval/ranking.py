@@ -22,7 +22,7 @@ from .arrays import arrow_of, first_tie, group_positions, numpy_of
 from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
-from .model.qrels import Qrels
+from .model.judged import JudgedDocuments
 from .model.text_keys import matched_keys
 
 ORDERS = ("score", "rank", "file")
@@ -58,10 +58,10 @@ class MatchedRun:
     repeat_topics: np.ndarray  # the topics (indices as ``topic``) that list some docno twice
 
 
-def match_run(run: RunTable, qrels: Qrels, judgments: bool = True) -> MatchedRun:
+def match_run(run: RunTable, qrels: JudgedDocuments, judgments: bool = True) -> MatchedRun:
     """Each line's topic index and judged row, and the topics listing a docno twice, without a Python
     object per line: the run's (topic, docno) keys looked up in the qrels' table of judged pairs
-    (:attr:`Qrels.judged_table`, built once), and repeats found among the keys.
+    (:attr:`JudgedDocuments.judged_table`, built once), and repeats found among the keys.
 
     judgments: False leaves every docno unjudged (no lookup): enough to check a run's form.
     """
@@ -78,14 +78,14 @@ def match_run(run: RunTable, qrels: Qrels, judgments: bool = True) -> MatchedRun
                       np.unique(topic[repeated]).astype(np.int32))
 
 
-def rank_run(run: RunTable, qrels: Qrels, **options) -> RankedRun:
+def rank_run(run: RunTable, qrels: JudgedDocuments, **options) -> RankedRun:
     """Match ``run`` to the judgments and rank it (see :func:`rank_matched` for the options)."""
     return rank_matched(match_run(run, qrels), qrels, **options)
 
 
 def rank_matched(
     matched: MatchedRun,
-    qrels: Qrels,
+    qrels: JudgedDocuments,
     *,
     order: str = "score",
     depth: int | None = None,
@@ -106,7 +106,7 @@ def rank_matched(
     lines_per_topic, score_floor: read only the first lines of each topic (file
         order) and only lines scored above the floor, as some tools do.
     judged_only: a condensed list (trec_eval's -J): after the depth cut, documents
-        the qrels do not judge for the topic (:attr:`Qrels.row_judged`) are removed
+        the qrels do not judge for the topic (:attr:`JudgedDocuments.row_judged`) are removed
         and the others ranked 1, 2, ...; a topic left empty stays one of the run's.
     """
     if order not in ORDERS or duplicates not in DUPLICATE_RULES:

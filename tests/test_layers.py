@@ -93,3 +93,68 @@ def test_tool_names_live_in_compat():
         if unit(path) in ("compat", "cli"):
             continue
         assert not re.search(r"\b(ntcireval|evalir)\b", path.read_text()), path
+
+
+# -- one judgment model per kind ---------------------------------------------------------------
+
+PREFERENCE_ONLY_RULES = {"preference_smoothing", "blank_judgment_repeats", "utility_with_unconditional",
+                         "minimum_skips_unseen_given", "cumulate_weighted_utility", "preference_ideal",
+                         "simulated_covered_weight"}
+
+
+def test_qrels_carry_intent_levels_only():
+    """The judged-document index and the intentwise Qrels hold no other kind's payload: multi-aspect and
+    preference judgments are classes of their own over the same index, and preferences are no intent."""
+    import dataclasses
+
+    from divaleval.model import AspectQrels, JudgedDocuments, PreferenceQrels, Qrels
+
+    for model in (JudgedDocuments, Qrels):
+        assert not {f.name for f in dataclasses.fields(model)} & {"preferences", "aspects"}, model
+        assert not hasattr(model, "preferences") and not hasattr(model, "aspects"), model
+    assert {"levels", "intent_ids", "rel_count", "weights"} <= {f.name for f in dataclasses.fields(Qrels)}
+    assert not {f.name for f in dataclasses.fields(JudgedDocuments)} & {"levels", "intent_ids", "weights"}
+    assert issubclass(Qrels, JudgedDocuments) and issubclass(PreferenceQrels, JudgedDocuments)
+    assert not issubclass(PreferenceQrels, Qrels) and not hasattr(PreferenceQrels, "levels")
+    assert issubclass(AspectQrels, Qrels)  # aspects are the intent columns of their qrels
+
+
+def test_preference_rules_are_not_conventions_flags():
+    """Conventions carry the preference rules as one object of the preference model, not flag by flag."""
+    import dataclasses
+
+    from divaleval.model import Conventions, PreferenceRules
+
+    fields = {f.name: f for f in dataclasses.fields(Conventions)}
+    assert not PREFERENCE_ONLY_RULES & set(fields)
+    assert fields["preference_rules"].type in (PreferenceRules, "PreferenceRules")
+
+
+def test_a_measure_fits_judgments_by_their_type(tmp_path):
+    """Measure.check is a type test: each kind of measure takes its own class of judgments, whatever
+    attributes an object of another class may have."""
+    import divaleval
+    from divaleval.errors import UsageError
+    from divaleval.io.preferences import PreferenceTable
+
+    intentwise = divaleval.Qrels.from_arrays(["1", "1"], ["1", "2"], ["a", "b"], [1, 1])
+    preferences = divaleval.load_preferences(PreferenceTable.from_arrays(["1"], ["x"], None, ["a"], ["b"], ["a"]))
+    (tmp_path / "rel").write_text("1 0 a 1\n1 0 b 0\n")
+    (tmp_path / "trust").write_text("1 0 a 0\n1 0 b 1\n")
+    aspects = divaleval.load_aspects([f"rel={tmp_path / 'rel'},labels=0:1", f"trust={tmp_path / 'trust'},labels=0:1"])
+    fits = {  # measure: the judgments it fits (multi-aspect qrels are intentwise qrels too)
+        "alpha-nDCG@10": (intentwise, aspects),
+        "TOMA(m=nDCG)@10": (aspects,),
+        "nPrf@10": (preferences,),
+    }
+    for name, fitting in fits.items():
+        measure = divaleval.parse_measure(name)
+        for judgments in (intentwise, aspects, preferences):
+            if any(judgments is f for f in fitting):
+                measure.check(judgments)
+            else:
+                with pytest.raises(UsageError, match="needs"):
+                    measure.check(judgments)
+    intentwise.aspects = aspects.aspects  # an attribute is not a kind
+    with pytest.raises(UsageError, match="needs multi-aspect qrels"):
+        divaleval.parse_measure("TOMA(m=nDCG)@10").check(intentwise)

@@ -19,6 +19,7 @@ from divaleval.errors import InputError, UsageError
 from divaleval.io.preferences import (
     NEITHER, NONE_OF_THREE, PREFER_A, PREFER_B, PreferenceTable, read_preferences, read_profiles,
 )
+from divaleval.model import JudgedDocuments
 
 EVALIR = DATA / "evalir"
 
@@ -65,7 +66,7 @@ def run_of(ranking: list[str], topic: str = "1", runid: str = "r") -> divaleval.
 
 def scores(judgments, ranking: list[str], measures: list[str], topic: str = "1", compat: str | None = None) -> dict:
     """{measure: value} of one ranking for one topic (judgments: a file path or loaded qrels)."""
-    qrels = judgments if isinstance(judgments, divaleval.Qrels) else divaleval.load_preferences(str(judgments), compat)
+    qrels = judgments if isinstance(judgments, JudgedDocuments) else divaleval.load_preferences(str(judgments), compat)
     frame = divaleval.evaluate(qrels, run_of(ranking, topic), measures, compat=compat, warn=lambda m: None)
     row = frame[frame["topic"] == topic].iloc[0]
     return {m: float(row[divaleval.parse_measure(m).name]) for m in measures}

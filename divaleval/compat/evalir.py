@@ -2,7 +2,8 @@
 
 What evalIR (github semanticpc/evalIR, the version whose C++ modules load,
 function ``eval.utility``) does differently from the paper (Chandar &
-Carterette, SIGIR 2013) and from divaleval's own nPrf:
+Carterette, SIGIR 2013) and from divaleval's own nPrf, first in how it reads
+and scores preference judgments (:data:`EVALIR_PREFERENCES`):
 
 * a utility is preferred / (shown + 2), never undefined (0 when nothing was shown);
 * a file holds triplets only, and every triplet also counts as a pairwise
@@ -16,16 +17,31 @@ Carterette, SIGIR 2013) and from divaleval's own nPrf:
   utility table, sorted, not a ranking;
 * its C++ reader repeats the judgment above for every blank line (the last
   line of the package's own toy file is read three times);
-* a run is read as its first 1000 lines of each topic, in file order; lines with
-  a score <= 0 are left out; the rest is ordered by score, then docno, descending;
 * simulated conditional preferences (``divaleval simulate-preferences``)
-  count an intent the given document covers 0.5, not 0 (``alpha = 0.5``).
+  count an intent the given document covers 0.5, not 0 (``alpha = 0.5``);
+
+then in how it reads runs (:data:`EVALIR`):
+
+* a run is read as its first 1000 lines of each topic, in file order; lines with
+  a score <= 0 are left out; the rest is ordered by score, then docno, descending.
 
 Its P(k) are the paper's, with theta = 0.5 for RBP (divaleval's default too).
 """
 from __future__ import annotations
 
+from ..io.preferences import REPEAT_BLANK
 from ..model.conventions import Conventions
+from ..model.preferences import PreferenceRules
+
+EVALIR_PREFERENCES = PreferenceRules(
+    blank_lines=REPEAT_BLANK,
+    smoothing=2.0,
+    utility_with_unconditional=True,
+    minimum_skips_unseen_given=True,
+    cumulate_weighted_utility=True,
+    ideal="largest",
+    simulated_covered_weight=0.5,
+)
 
 EVALIR = Conventions(
     name="evalir",
@@ -33,13 +49,7 @@ EVALIR = Conventions(
             "sum_k sum_{i<=k} P(i) U_i, a blank judgment line repeats the one above, run lines with score <= 0 "
             "dropped",
     order="score",
-    preference_smoothing=2.0,
-    blank_judgment_repeats=True,
-    utility_with_unconditional=True,
-    minimum_skips_unseen_given=True,
-    cumulate_weighted_utility=True,
-    preference_ideal="largest",
     drop_scores_at_most=0.0,
     lines_per_topic=1000,
-    simulated_covered_weight=0.5,
+    preference_rules=EVALIR_PREFERENCES,
 )

@@ -1,19 +1,39 @@
 """The judgments in array form, and what an evaluation is configured with.
 
-* :mod:`.qrels`: intentwise (and ad hoc) qrels as arrays, intent weights;
-* :mod:`.aspects`: multi-aspect qrels;
+Every kind of judgments is its own class over one index of judged documents:
+
+* :mod:`.judged`: :class:`JudgedDocuments`, per topic the judged documents as
+  rows sorted by docno: all that matching a run and ranking it need (row keys,
+  docnos, where each topic's rows start), and the cache of what measures derive;
+* :mod:`.qrels`: :class:`Qrels`, intentwise (and ad hoc) qrels: a level per
+  (row, intent), relevant counts and intent weights; most measures need these;
+* :mod:`.aspects`: :class:`AspectQrels`, multi-aspect qrels: intentwise qrels
+  whose intents are the aspects, with the :class:`Aspect` of each (TOMA, CAM, MM);
+* :mod:`.preferences`: :class:`PreferenceQrels`, preference judgments: the
+  counts of each document, shown and preferred, with no intents (nPrf); and
+  :class:`PreferenceRules`, how a tool reads and scores them.
+
+A measure fits judgments of the class of its kind (a type test,
+:meth:`divaleval.measures.Measure.check`); a new kind of judgments is a new
+subclass of :class:`JudgedDocuments`, and widens no other class.
+
+* :mod:`.preference_simulation`: preference judgments simulated from intentwise qrels;
 * :mod:`.gains`: how levels become gains; :mod:`.settings`: one evaluation's settings;
-* :mod:`.conventions`: where a reference tool's rules differ from divaleval's own.
+* :mod:`.conventions`: where a reference tool's rules differ from divaleval's own;
+* :mod:`.text_keys`: the hashed (topic, docno) keys runs are matched with.
 
 Nothing here reads a file (that is :mod:`divaleval.io`) or knows a measure.
 """
-from .aspects import Aspect, build_aspect_qrels
+from .aspects import Aspect, AspectQrels, build_aspect_qrels
 from .conventions import NATIVE, Conventions
 from .gains import TOPICWISE_RULES, GainTable, topicwise_levels
+from .judged import JudgedDocuments
+from .preferences import PreferenceQrels, PreferenceRules, build_preference_qrels
 from .qrels import Qrels, build_qrels
 from .settings import Settings
 
 __all__ = [
-    "Aspect", "build_aspect_qrels", "NATIVE", "Conventions", "TOPICWISE_RULES", "GainTable",
-    "topicwise_levels", "Qrels", "build_qrels", "Settings",
+    "Aspect", "AspectQrels", "build_aspect_qrels", "NATIVE", "Conventions", "TOPICWISE_RULES", "GainTable",
+    "topicwise_levels", "JudgedDocuments", "PreferenceQrels", "PreferenceRules", "build_preference_qrels",
+    "Qrels", "build_qrels", "Settings",
 ]

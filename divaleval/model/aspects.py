@@ -3,13 +3,16 @@
 An aspect has ordered labels, worst first, an embedding of each label into a
 number (default: the label itself) and a gain per label for the per-aspect
 measures (default: the embedding). The aspects of a collection become one
-:class:`~divaleval.model.qrels.Qrels` whose intent columns are the aspects, in
-the order given, and whose levels are the labels; a document judged for some
-aspects only takes the lowest label on the others.
+:class:`AspectQrels`: intentwise qrels whose intent columns are the aspects, in
+the order given, whose levels are the labels and whose intent weights are the
+aspects' weights p_a; a document judged for some aspects only takes the lowest
+label on the others. As they are intentwise qrels too, the measures of intents
+take the aspects for intents (and a label >= 1 for relevant); the multi-aspect
+measures (:mod:`divaleval.measures.multiaspect`) need an :class:`AspectQrels`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -17,7 +20,8 @@ from ..arrays import dense_rank, first_repeat
 from ..errors import InputError, UsageError
 from ..ids import natural_key, sort_labels
 from ..io.aspects import AspectTable
-from .qrels import Qrels, sorted_docnos
+from .judged import row_starts, sorted_docnos
+from .qrels import Qrels
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,13 @@ class Aspect:
         return float(self.gains[self.labels.index(label)]) if self.gains else self.embed(label)
 
 
+@dataclass(eq=False)
+class AspectQrels(Qrels):
+    """Multi-aspect judgments: intentwise qrels whose intent column j is aspect ``aspects[j]``."""
+
+    aspects: list[Aspect] = field(kw_only=True)  # the Aspect of each intent column, in the order given
+
+
 def aspect_of(table: AspectTable) -> Aspect:
     """The aspect a table was read for: its declared labels, or those found in its file."""
     spec = table.spec
@@ -60,8 +71,8 @@ def aspect_of(table: AspectTable) -> Aspect:
     return aspect
 
 
-def build_aspect_qrels(tables: list[AspectTable]) -> Qrels:
-    """One :class:`Qrels` from the tables of every aspect, in the order given."""
+def build_aspect_qrels(tables: list[AspectTable]) -> AspectQrels:
+    """One :class:`AspectQrels` from the tables of every aspect, in the order given."""
     import pandas as pd  # multi-aspect qrels only
 
     aspects = [aspect_of(table) for table in tables]
@@ -85,10 +96,10 @@ def build_aspect_qrels(tables: list[AspectTable]) -> Qrels:
     above_lowest = (levels > lowest).astype(np.int64)
     rel_count = np.zeros((n_topics, len(aspects)), dtype=np.int64)
     np.add.at(rel_count, row_topic, above_lowest)
-    return Qrels(
+    return AspectQrels(
         name=", ".join(str(f) for f in judged["file"].unique()),
         topic_ids=[str(t) for t in topic_ids],
-        row_start=np.searchsorted(row_topic, np.arange(n_topics + 1)).astype(np.int64),
+        row_start=row_starts(row_topic, n_topics),
         row_key=row_key.astype(np.int64),
         docnos=docnos,
         levels=levels,

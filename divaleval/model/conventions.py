@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .preferences import PAPER_RULES, PreferenceRules
+
 CONVENTION_DUPLICATES = ("error", "keep")
-PREFERENCE_IDEALS = ("greedy", "largest")
 
 
 def round_decimals(values: np.ndarray, decimals: int | None) -> np.ndarray:
@@ -47,24 +48,12 @@ class Conventions:
         decimals (the ideal lists keep ``global_gain_digits``).
     top_gain_from_table: ad hoc measures take hg from an explicit gain table
         (its largest gain) rather than from the ideal list.
-
-    Preference judgments (nPrf) and the runs they score:
-
-    preference_smoothing: utilities are preferred / (shown + this); with it
-        > 0 an estimate is never undefined (0 when nothing was shown).
-    blank_judgment_repeats: a blank line of a judgments file repeats the judgment above it.
-    utility_with_unconditional: from rank 2 on, F also takes U(d_i) itself
-        (the paper's F ranges over U(d_i | d_j), j < i, only).
-    minimum_skips_unseen_given: F = minimum leaves out the documents above
-        that were never the given document of a triplet.
-    cumulate_weighted_utility: Prf@K = sum_{k<=K} sum_{i<=k} P(i) U_i instead
-        of the paper's sum_{k<=K} P(k) sum_{i<=k} U_i.
-    preference_ideal: ``greedy`` (the paper's greedy ranking) or ``largest``
-        (the K largest utilities of the (given document, document) table, sorted).
     drop_scores_at_most: run lines whose score is <= this are left out.
     lines_per_topic: only the first N lines of each topic of a run (file order) are read.
-    simulated_covered_weight: in simulated conditional preferences, an
-        intent the given document is relevant to counts this much (the paper: 0).
+    preference_rules: how preference judgments are read, estimated, simulated
+        and scored: a rule set of their own
+        (:class:`~divaleval.model.preferences.PreferenceRules`), so that a kind of
+        judgments adds its rules here as one field, not flag by flag.
     """
 
     name: str = "native"
@@ -78,21 +67,13 @@ class Conventions:
     global_gain_digits: int | None = None
     run_gain_decimals: int | None = None
     top_gain_from_table: bool = False
-    preference_smoothing: float = 0.0
-    blank_judgment_repeats: bool = False
-    utility_with_unconditional: bool = False
-    minimum_skips_unseen_given: bool = False
-    cumulate_weighted_utility: bool = False
-    preference_ideal: str = "greedy"
     drop_scores_at_most: float | None = None
     lines_per_topic: int | None = None
-    simulated_covered_weight: float = 0.0
+    preference_rules: PreferenceRules = PAPER_RULES
 
     def __post_init__(self) -> None:
         if self.duplicates not in CONVENTION_DUPLICATES:
             raise ValueError(f"duplicates must be one of {', '.join(CONVENTION_DUPLICATES)}")
-        if self.preference_ideal not in PREFERENCE_IDEALS:
-            raise ValueError(f"preference_ideal must be one of {', '.join(PREFERENCE_IDEALS)}")
 
     def round_values(self, values: np.ndarray) -> np.ndarray:
         return round_decimals(values, self.value_decimals)

@@ -1,10 +1,10 @@
 """Preference judgments in array form: how often each document was shown and preferred.
 
-The judgments of a collection become a :class:`~divaleval.model.qrels.Qrels`
-whose judged rows are the documents the judgments name, topic by topic (so a
-run is matched to them as to any qrels), with one intent column, ``preferred``:
-level 1 for a document preferred at least once. Its :attr:`Qrels.preferences`
-holds a :class:`PreferenceJudgments`: per judged row, the counts that estimate
+The judgments of a collection become a :class:`PreferenceQrels`: judged
+documents (:class:`~divaleval.model.judged.JudgedDocuments`) whose rows are the
+documents the judgments name, topic by topic (so a run is matched to them as to
+any qrels), and no intents. Its :attr:`PreferenceQrels.judgments` holds a
+:class:`PreferenceJudgments`: per judged row, the counts that estimate
 
 * U(d): times d was preferred / times d was one of the two compared documents,
   over the pairwise judgments of its topic; a topic that has none (a file of
@@ -16,6 +16,11 @@ counts as an appearance of both documents without a preference. An estimate
 may be smoothed, preferred / (shown + s) (:meth:`unconditional`,
 :meth:`conditional`); with s = 0 an estimate with nothing shown is undefined
 (NaN), and the measure decides what stands for it.
+
+Where a reference tool reads, estimates or scores preferences otherwise than
+the paper (Chandar & Carterette 2013), its :class:`PreferenceRules` say how; an
+evaluation's conventions carry them (:attr:`Conventions.preference_rules
+<divaleval.model.conventions.Conventions.preference_rules>`).
 """
 from __future__ import annotations
 
@@ -26,15 +31,55 @@ import numpy as np
 from ..arrays import dense_rank
 from ..errors import InputError
 from ..ids import natural_key, sort_labels
-from ..io.preferences import PREFER_A, PREFER_B, PreferenceTable
-from .qrels import Qrels, sorted_docnos
+from ..io.preferences import PREFER_A, PREFER_B, REPEAT_BLANK, SKIP_BLANK, PreferenceTable
+from .judged import JudgedDocuments, row_starts, sorted_docnos
 
-PREFERRED_INTENT = "preferred"
+PREFERENCE_IDEALS = ("greedy", "largest")
+
+
+@dataclass(frozen=True)
+class PreferenceRules:
+    """How preference judgments are read, estimated, simulated and scored. Hashable: it keys cached ideals.
+
+    The defaults are the paper's (and divaleval's own); a tool's rules live in :mod:`divaleval.compat`.
+
+    blank_lines: what a blank line of a judgments file is, ``skip`` or
+        ``repeat`` (the judgment above it again).
+    smoothing: utilities are preferred / (shown + this); with it > 0 an
+        estimate is never undefined (0 when nothing was shown).
+    utility_with_unconditional: from rank 2 on, F also takes U(d_i) itself
+        (the paper's F ranges over U(d_i | d_j), j < i, only).
+    minimum_skips_unseen_given: F = minimum leaves out the documents above
+        that were never the given document of a triplet.
+    cumulate_weighted_utility: Prf@K = sum_{k<=K} sum_{i<=k} P(i) U_i instead
+        of the paper's sum_{k<=K} P(k) sum_{i<=k} U_i.
+    ideal: ``greedy`` (the paper's greedy ranking) or ``largest`` (the K
+        largest utilities of the (given document, document) table, sorted).
+    simulated_covered_weight: in simulated conditional preferences, an
+        intent the given document is relevant to counts this much (the paper: 0).
+    """
+
+    blank_lines: str = SKIP_BLANK
+    smoothing: float = 0.0
+    utility_with_unconditional: bool = False
+    minimum_skips_unseen_given: bool = False
+    cumulate_weighted_utility: bool = False
+    ideal: str = "greedy"
+    simulated_covered_weight: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.blank_lines not in (SKIP_BLANK, REPEAT_BLANK):
+            raise ValueError(f"blank_lines must be {SKIP_BLANK} or {REPEAT_BLANK}")
+        if self.ideal not in PREFERENCE_IDEALS:
+            raise ValueError(f"ideal must be one of {', '.join(PREFERENCE_IDEALS)}")
+
+
+PAPER_RULES = PreferenceRules()
 
 
 @dataclass(eq=False)
 class PreferenceJudgments:
-    """Counts per judged row of the qrels built from the judgments (see the module docstring).
+    """Counts per judged row of the preference qrels (see the module docstring).
 
     Conditional counts are kept sparse: one entry per (given row, document row)
     pair that was judged, keyed ``given * n_rows + document``, keys ascending.
@@ -84,8 +129,20 @@ class PreferenceJudgments:
         return out
 
 
-def build_preference_qrels(table: PreferenceTable) -> Qrels:
-    """Qrels whose judged rows are the documents the judgments name, with their counts in ``.preferences``."""
+@dataclass(eq=False)
+class PreferenceQrels(JudgedDocuments):
+    """Preference judgments of every topic: the documents they name, and their counts (module docstring)."""
+
+    judgments: PreferenceJudgments
+    n_preferred: np.ndarray  # (T,) documents preferred at least once: a topic without any scores 0
+
+    @property
+    def has_relevant(self) -> np.ndarray:
+        return self.n_preferred > 0
+
+
+def build_preference_qrels(table: PreferenceTable) -> PreferenceQrels:
+    """:class:`PreferenceQrels` whose judged rows are the documents the judgments name."""
     import pandas as pd  # preference judgments only
 
     if not len(table):
@@ -138,21 +195,17 @@ def build_preference_qrels(table: PreferenceTable) -> Qrels:
     ever_preferred = np.zeros(n_rows, dtype=bool)
     ever_preferred[row_a[win_a]] = True
     ever_preferred[row_b[win_b]] = True
-    rel_count = np.bincount(row_topic[ever_preferred], minlength=n_topics).astype(np.int64)[:, None]
     judgments = PreferenceJudgments(
         n_rows=n_rows, wins=wins, shown=shown, compared=compared, given_seen=given_seen,
         cond_key=np.asarray(keys, dtype=np.int64), cond_wins=cond_wins, cond_shown=cond_shown,
         has_pairwise=has_pairwise,
     )
-    return Qrels(
+    return PreferenceQrels(
         name=table.name,
         topic_ids=[str(t) for t in topic_ids],
-        row_start=np.searchsorted(row_topic, np.arange(n_topics + 1)).astype(np.int64),
+        row_start=row_starts(row_topic, n_topics),
         row_key=np.asarray(row_key, dtype=np.int64),
         docnos=docnos,
-        levels=ever_preferred.astype(np.int16)[:, None],
-        intent_ids=[[PREFERRED_INTENT] for _ in topic_ids],
-        rel_count=rel_count,
-        weights=(rel_count > 0).astype(np.float64),
-        preferences=judgments,
+        judgments=judgments,
+        n_preferred=np.bincount(row_topic[ever_preferred], minlength=n_topics).astype(np.int64),
     )

@@ -1,31 +1,28 @@
-"""The qrels in array form, built once and shared by every run.
+"""Intentwise qrels in array form, built once and shared by every run.
 
-Per topic: the judged documents (rows, sorted by docno), a documents x intents
-matrix of levels for the intents that have at least one relevant document (in
-natural intent order), the number of relevant documents of each intent, and
-intent weights. What measures derive from the qrels alone (ideal rankings) is
-kept in :attr:`Qrels.cache` (see :mod:`divaleval.measures.core.cache`), so it is
-computed once for all runs.
+The judged documents of each topic are the rows of a
+:class:`~divaleval.model.judged.JudgedDocuments`; :class:`Qrels` adds, per
+topic, a documents x intents matrix of levels for the intents that have at
+least one relevant document (in natural intent order), the number of relevant
+documents of each intent, and intent weights. Ad hoc qrels are intentwise qrels
+with the one intent ``0``.
 """
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from ..arrays import all_distinct, arrow_of, dense_rank, first_tie, numpy_of
+from ..arrays import all_distinct, dense_rank, first_tie
 from ..errors import InputError, WarningSink, describe_ids, warn_to_stderr
 from ..ids import natural_key, sort_labels
 from ..io.iprob import IntentProbabilities
 from ..io.qrels import QrelsTable
-from ..io.table import binary_array
-from .text_keys import KeyTable, TextKeys
+from .judged import JudgedDocuments, row_starts, sorted_docnos
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,14 +38,9 @@ FRAME_COLUMNS = {
 
 
 @dataclass(eq=False)
-class Qrels:
-    """Judgments of every topic as arrays (see module docstring)."""
+class Qrels(JudgedDocuments):
+    """Intentwise judgments of every topic as arrays (see module docstring)."""
 
-    name: str
-    topic_ids: list[str]
-    row_start: np.ndarray        # (T+1,) judged rows of topic t are row_start[t]:row_start[t+1]
-    row_key: np.ndarray          # (rows,) topic * n_docnos + docno code, ascending
-    docnos: pa.Array             # distinct judged docnos (binary), in byte order; position = docno code
     levels: np.ndarray           # (rows, I) int16 level of row's document for intent column i
     intent_ids: list[list[str]]  # per topic, the intents of its columns
     rel_count: np.ndarray        # (T, I) relevant documents of each intent (0 for padding)
@@ -56,9 +48,6 @@ class Qrels:
     iprob: IntentProbabilities | None = None
     navigational: np.ndarray | None = None  # (T, I) bool: intents typed nav by the iprob file (else inf)
     adhoc: bool = False              # every judgment is for intent "0" (an ad hoc qrels file)
-    aspects: list | None = None      # multi-aspect qrels: the Aspect of each intent column
-    preferences: object | None = None  # preference judgments: a model.preferences.PreferenceJudgments
-    cache: dict = field(default_factory=dict, init=False, repr=False)  # quantities measures derive
 
     # -- in memory ---------------------------------------------------------
     @classmethod
@@ -80,22 +69,18 @@ class Qrels:
         return cls.from_arrays(columns["topic"], columns["intent"], columns["docno"], columns["level"], name)
 
     # -- shape -------------------------------------------------------------
-    @property
-    def n_topics(self) -> int:
-        return len(self.topic_ids)
-
     @cached_property
     def n_intents(self) -> np.ndarray:
         """Intents with at least one relevant document, per topic."""
         return (self.rel_count > 0).sum(axis=1)
 
     @property
+    def has_relevant(self) -> np.ndarray:
+        return self.n_intents > 0
+
+    @property
     def max_intents(self) -> int:
         return self.levels.shape[1]
-
-    @cached_property
-    def row_topic(self) -> np.ndarray:
-        return np.repeat(np.arange(self.n_topics), np.diff(self.row_start))
 
     @cached_property
     def row_relevant(self) -> np.ndarray:
@@ -117,22 +102,6 @@ class Qrels:
         pointer = np.zeros(len(self.levels) + 1, dtype=np.int64)
         np.cumsum(np.bincount(row, minlength=len(self.levels)), out=pointer[1:])
         return pointer, intent.astype(np.int64), self.levels[row, intent]
-
-    @cached_property
-    def _topic_index(self) -> dict[str, int]:
-        return {topic: t for t, topic in enumerate(self.topic_ids)}
-
-    def topic_position(self, topic_ids: np.ndarray) -> np.ndarray:
-        """Index of each id in ``topic_ids`` (-1 for a topic the qrels lack)."""
-        index = self._topic_index
-        return np.array([index.get(str(topic), -1) for topic in topic_ids], dtype=np.int64)
-
-    @cached_property
-    def judged_table(self) -> KeyTable:
-        """The judged (topic index, docno) pairs, a table's key i being row i: what every run is matched
-        against, hashed once for all runs."""
-        docnos = self.docnos.take(arrow_of(self.row_key % max(len(self.docnos), 1)))
-        return KeyTable(TextKeys.of(docnos, self.row_topic))
 
     # -- intent probabilities ----------------------------------------------
     def with_iprob(self, iprob: IntentProbabilities, warn: WarningSink = warn_to_stderr) -> "Qrels":
@@ -226,15 +195,6 @@ class Qrels:
         return self.cache[key]
 
 
-def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array]:
-    """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary."""
-    docnos = labels if isinstance(labels, pa.Array) else binary_array(labels)
-    order = numpy_of(pc.sort_indices(docnos))
-    remap = np.empty(len(docnos), dtype=np.int64)
-    remap[order] = np.arange(len(docnos))
-    return remap[codes], docnos.take(arrow_of(order))
-
-
 def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     """Turn validated qrels lines into :class:`Qrels`.
 
@@ -304,7 +264,7 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         intent_ids[t].append(intent_names[i])
 
     row_topic = row_key // n_docs
-    row_start = np.searchsorted(row_topic, np.arange(n_topics + 1))
+    row_start = row_starts(row_topic, n_topics)
 
     levels = np.zeros((len(row_key), n_columns), dtype=np.int16)
     kept_index = np.full(len(pairs), -1, dtype=np.int64)
@@ -319,7 +279,7 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     return Qrels(
         name=table.name,
         topic_ids=[str(t) for t in topic_ids],
-        row_start=row_start.astype(np.int64),
+        row_start=row_start,
         row_key=row_key.astype(np.int64),
         docnos=docnos,
         levels=levels,

@@ -1,8 +1,8 @@
 """The one cache of derived quantities: ``@memoised`` functions of an owner and hashable arguments.
 
-An owner is anything with a ``cache`` dict: the :class:`~divaleval.model.qrels.Qrels`
-(what depends only on the judgments, such as ideal rankings: computed once for
-every run), a :class:`~divaleval.context.RunContext` (what the measures of one
+An owner is anything with a ``cache`` dict: the judgments, of any kind
+(:class:`~divaleval.model.judged.JudgedDocuments`: what depends only on them, such
+as ideal rankings, computed once for every run), a :class:`~divaleval.context.RunContext` (what the measures of one
 run share), or a gain list of the NCU family. The key is the memoised function
 itself and its arguments, so two quantities can never collide on a name, and
 the owner's lifetime bounds the cache's.

@@ -190,14 +190,19 @@ class Measure:
         return text
 
     def check(self, qrels) -> None:
-        """Raise :class:`UsageError` if these judgments cannot give this measure."""
+        """Raise :class:`UsageError` if these judgments cannot give this measure: each kind of judgments
+        is its own class (:mod:`divaleval.model.judged`), and the measure's kind must be the judgments' type
+        (multi-aspect qrels are intentwise qrels too)."""
+        from ...model import AspectQrels, PreferenceQrels, Qrels  # the classes of the kinds of judgments
+
         definition = self.definition
-        if definition.judgments == ASPECTS and not qrels.aspects:
-            raise UsageError(f"{self.name} needs multi-aspect qrels: give them with --aspect NAME=FILE")
-        if (definition.judgments == PREFERENCES) != (qrels.preferences is not None):
-            raise UsageError(f"{self.name} needs preference judgments: give them with --prefs FILE"
-                             if qrels.preferences is None else
-                             f"{self.name} needs intentwise qrels, not preference judgments (--prefs)")
+        needed = {INTENTS: Qrels, ASPECTS: AspectQrels, PREFERENCES: PreferenceQrels}[definition.judgments]
+        if not isinstance(qrels, needed):
+            raise UsageError(f"{self.name} " + {
+                INTENTS: "needs intentwise qrels, not preference judgments (--prefs)",
+                ASPECTS: "needs multi-aspect qrels: give them with --aspect NAME=FILE",
+                PREFERENCES: "needs preference judgments: give them with --prefs FILE",
+            }[definition.judgments])
         problem = definition.check_qrels(dict(self.params), qrels) if definition.check_qrels else None
         if problem:
             raise UsageError(f"{self.name}: {problem}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...context import RunContext
-from ...model.qrels import Qrels
+from ...model.aspects import AspectQrels
 from ..core import REQUIRED, Param, memoised
 from ..ncu.family import BY_NAME, defaults
 from ..ncu.lists import RowGains, row_gain_list
@@ -35,7 +35,7 @@ def score_m(ctx: RunContext, m: str, cutoff: int | None, row_gains: RowGains, *a
 
 
 @memoised
-def aspect_row_gains(qrels: Qrels, j: int) -> np.ndarray:
+def aspect_row_gains(qrels: AspectQrels, j: int) -> np.ndarray:
     """The gain of each judged document's label on aspect ``j``."""
     aspect = qrels.aspects[j]
     table = np.array([aspect.gain(label) for label in aspect.labels])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...context import RunContext
-from ...model.qrels import Qrels
+from ...model.aspects import AspectQrels
 from ..core import ASPECTS, OPTIONAL, Param, measure, memoised
 from ..ncu.family import BY_NAME
 from .common import MAISTRO, MEASURE, cutoff_for_m, score_m
@@ -12,7 +12,7 @@ from .spaces import BINARISATIONS, DISTANCES, Space, binarise, label_space, pars
 
 
 @memoised
-def toma_row_gains(qrels: Qrels, dist: str, space: Space, binary: str) -> np.ndarray:
+def toma_row_gains(qrels: AspectQrels, dist: str, space: Space, binary: str) -> np.ndarray:
     """TOMA's weight of each judged document's tuple of labels; binarised by ``binary`` unless it is ""."""
     weight, n_classes = toma_weights(qrels.aspects, label_space(qrels.aspects, space), dist)
     tuples = [tuple(int(v) for v in row) for row in qrels.levels]
@@ -30,7 +30,7 @@ def _gain_rule(m: str, dist: str, space: Space, binary: str) -> tuple:
     return dist, space, binary if BY_NAME[m].binary else ""
 
 
-def _fits_the_qrels(params: dict, qrels: Qrels) -> str | None:
+def _fits_the_qrels(params: dict, qrels: AspectQrels) -> str | None:
     try:
         toma_row_gains(qrels, *_gain_rule(**params))
     except ValueError as exc:

@@ -35,7 +35,7 @@ def stopping(p: str, theta: float, depth: int) -> tuple[np.ndarray, float]:
 def prf(utilities: np.ndarray, probability: np.ndarray, beyond: float, tail: str, weighted_sums: bool) -> np.ndarray:
     """(T,) Prf@K of (T, K) utilities: sum_{k<=K} P(k) sum_{i<=k} U_i (+ beyond x sum_{i<=K} U_i with tail=stop).
 
-    weighted_sums: sum_{k<=K} sum_{i<=k} P(i) U_i instead (a convention).
+    weighted_sums: sum_{k<=K} sum_{i<=k} P(i) U_i instead (a tool's rule).
     """
     if weighted_sums:
         return np.cumsum(utilities * probability, axis=1).sum(axis=1)
@@ -93,14 +93,14 @@ def nprf(ctx: RunContext, *, p: str, theta: float, f: str, missing: str, tail: s
     topic where nothing was ever preferred.
     """
     qrels = ctx.qrels
-    conventions = ctx.settings.conventions
+    rules = ctx.settings.conventions.preference_rules
     probability, beyond = stopping(p, theta, cutoff)
-    weighted = conventions.cumulate_weighted_utility
-    run = ranking_utilities(qrels.preferences, ranked_rows(ctx, cutoff), f, missing, conventions)
-    if conventions.preference_ideal == "largest":
-        ideal = largest_utilities(qrels, conventions, cutoff)
+    weighted = rules.cumulate_weighted_utility
+    run = ranking_utilities(qrels.judgments, ranked_rows(ctx, cutoff), f, missing, rules)
+    if rules.ideal == "largest":
+        ideal = largest_utilities(qrels, rules, cutoff)
     else:
-        ideal = greedy_ideal(qrels, f, missing, conventions, cutoff)
+        ideal = greedy_ideal(qrels, f, missing, rules, cutoff)
     ideal_value = prf(ideal[ctx.topics], probability, beyond, tail, weighted)
     run_value = prf(run, probability, beyond, tail, weighted)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -1,0 +1,91 @@
+"""The judged documents of a collection: what ranking and matching need from any kind of judgments.
+
+Per topic (natural order), the judged documents are *rows*, sorted by docno in
+byte order; a run's lines are matched to rows, and every kind of judgments keeps
+its own payload per row (intent levels, aspect labels, preference counts) in a
+subclass:
+
+* :class:`~divaleval.model.qrels.Qrels`: intentwise (and ad hoc) qrels, levels per intent;
+* :class:`~divaleval.model.aspects.AspectQrels`: multi-aspect qrels, labels per aspect;
+* :class:`~divaleval.model.preferences.PreferenceQrels`: preference judgments, counts per document.
+
+A measure states the kind of judgments it needs, and fits a collection when the
+collection is an instance of that kind's class (:meth:`divaleval.measures.Measure.check`).
+What measures derive from the judgments alone (ideal rankings) is kept in
+:attr:`JudgedDocuments.cache` (see :mod:`divaleval.measures.core.cache`), so it is
+computed once for all runs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..arrays import arrow_of, numpy_of
+from ..io.table import binary_array
+from .text_keys import KeyTable, TextKeys
+
+
+@dataclass(eq=False)
+class JudgedDocuments:
+    """The judged rows of every topic (see the module docstring); a kind of judgments adds its payload."""
+
+    name: str
+    topic_ids: list[str]
+    row_start: np.ndarray        # (T+1,) judged rows of topic t are row_start[t]:row_start[t+1]
+    row_key: np.ndarray          # (rows,) topic * n_docnos + docno code, ascending
+    docnos: pa.Array             # distinct judged docnos (binary), in byte order; position = docno code
+    cache: dict = field(default_factory=dict, init=False, repr=False)  # quantities measures derive
+
+    @property
+    def n_topics(self) -> int:
+        return len(self.topic_ids)
+
+    @cached_property
+    def row_topic(self) -> np.ndarray:
+        return np.repeat(np.arange(self.n_topics), np.diff(self.row_start))
+
+    @cached_property
+    def row_judged(self) -> np.ndarray:
+        """(rows,) bool: the rows a condensed list (``--judged-only``) keeps; every row, unless a kind
+        of judgments has rows that are listed but not judged."""
+        return np.ones(len(self.row_key), dtype=bool)
+
+    @property
+    def has_relevant(self) -> np.ndarray:
+        """(T,) bool: topics with something to find (a relevant document, a preferred one...): the others
+        score 0 on every measure."""
+        raise NotImplementedError(f"{type(self).__name__} does not say which topics have relevant documents")
+
+    @cached_property
+    def _topic_index(self) -> dict[str, int]:
+        return {topic: t for t, topic in enumerate(self.topic_ids)}
+
+    def topic_position(self, topic_ids: np.ndarray) -> np.ndarray:
+        """Index of each id in ``topic_ids`` (-1 for a topic the judgments lack)."""
+        index = self._topic_index
+        return np.array([index.get(str(topic), -1) for topic in topic_ids], dtype=np.int64)
+
+    @cached_property
+    def judged_table(self) -> KeyTable:
+        """The judged (topic index, docno) pairs, a table's key i being row i: what every run is matched
+        against, hashed once for all runs."""
+        docnos = self.docnos.take(arrow_of(self.row_key % max(len(self.docnos), 1)))
+        return KeyTable(TextKeys.of(docnos, self.row_topic))
+
+
+def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array]:
+    """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary."""
+    docnos = labels if isinstance(labels, pa.Array) else binary_array(labels)
+    order = numpy_of(pc.sort_indices(docnos))
+    remap = np.empty(len(docnos), dtype=np.int64)
+    remap[order] = np.arange(len(docnos))
+    return remap[codes], docnos.take(arrow_of(order))
+
+
+def row_starts(row_topic: np.ndarray, n_topics: int) -> np.ndarray:
+    """(T+1,) where each topic's rows start in rows sorted by topic (the last entry: the number of rows)."""
+    return np.searchsorted(row_topic, np.arange(n_topics + 1)).astype(np.int64)
