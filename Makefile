@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 DEMO_MEASURES := alpha-nDCG@10,nERR-IA@10,NRBP,MAP-IA,P-IA@10,strec@10
 
-.PHONY: demo test test-dask test-long bench clean
+.PHONY: demo test test-dask test-long test-golden-numpy test-no-compiler bench clean
 
 $(STAMP): pyproject.toml setup.py divaleval/native/_kernels.c
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,32 @@ test-dask: $(STAMP)
 test-long: $(STAMP)
 	$(BIN)/python -m pytest -m long
 
+# The golden suites (values from reference tools, papers and hand computations: pytest -m golden) run again
+# with the compiled kernels turned off: the numpy and Arrow paths must give the same values (about a minute).
+GOLDEN := -m 'golden and not long and not dask'
+test-golden-numpy: $(STAMP)
+	DIVALEVAL_NATIVE=0 $(BIN)/python -m pytest $(GOLDEN)
+
+# An install where no C compiler is found (CC=/bin/false): divaleval must install without its compiled kernels
+# and pass the golden suites. Its own venv, installed (not editable) from a copy of the package without any
+# kernels built in this tree for .venv/, and run from inside that venv so that nothing imports the source tree.
+NOCC_VENV := .venv-no-compiler
+NOCC_SOURCE := $(NOCC_VENV)/source
+NO_COMPILER := CC=/bin/false CXX=/bin/false
+test-no-compiler:
+	test -x $(NOCC_VENV)/bin/python || $(PYTHON) -m venv $(NOCC_VENV)
+	rm -rf $(NOCC_SOURCE) && mkdir -p $(NOCC_SOURCE)
+	cp -R divaleval pyproject.toml setup.py README.md $(NOCC_SOURCE)/
+	find $(NOCC_SOURCE) \( -name '*.so' -o -name '*.pyd' -o -name __pycache__ \) -prune -exec rm -rf {} +
+	$(NO_COMPILER) $(NOCC_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-cache-dir \
+		'./$(NOCC_SOURCE)[test]'
+	$(NO_COMPILER) $(NOCC_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-cache-dir \
+		--force-reinstall --no-deps ./$(NOCC_SOURCE)
+	cd $(NOCC_VENV) && env -u DIVALEVAL_REQUIRE_NATIVE ./bin/python -c 'import divaleval.native as n, sys; \
+		print("divaleval.native from", n.__file__, "- compiled kernels built:", n.built()); sys.exit(n.built())'
+	cd $(NOCC_VENV) && env -u DIVALEVAL_REQUIRE_NATIVE ./bin/python -m pytest -c $(CURDIR)/pyproject.toml \
+		--rootdir $(CURDIR) -p no:cacheprovider $(GOLDEN) $(CURDIR)/tests
+
 $(BENCH_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 	touch $(BENCH_STAMP)
@@ -38,4 +64,4 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(NOCC_VENV)

@@ -33,6 +33,7 @@ def scores(measures, qrels=QRELS, run=RUN, **options):
     return divaleval.evaluate(qrels, run, measures=measures, **QUIET, **options).iloc[0]
 
 
+@pytest.mark.golden
 def test_condensed_list_by_hand():
     # -J leaves b, a, d, c (e's only judgment is negative, x and y are unjudged). R = 3 (a, c, f).
     full = scores(["AP", "Prec@2", "RR", "nDCG@4"])
@@ -62,6 +63,7 @@ def test_a_topic_left_empty_still_counts():
     assert list(divaleval.evaluate(qrels, run, measures=["AP"], judged_only=True, **QUIET).AP) == [1.0, 1.0]
 
 
+@pytest.mark.golden
 def test_bpref_by_hand():
     # R = 3 (a, c, f), N = 2 (b, d; e is not judged). a has 1 judged non-relevant above (b): 1 - 1/min(2, 3);
     # c has 2 (b, d): 1 - 2/2 = 0; f is not retrieved. bpref = (1/2 + 0 + 0)/3.
@@ -91,6 +93,7 @@ def test_bpref_on_trec_qrels_file(tmp_path):
     assert divaleval.mean_rows(frame).bpref.item() == 0.5
 
 
+@pytest.mark.golden
 def test_rel_min_by_hand():
     # -l 2: only c is relevant (R = 1): AP = 1/6, RR = 1/6; graded nDCG keeps every level's gain.
     both = scores(["AP", "RR", "nDCG@6"], rel_min=2)

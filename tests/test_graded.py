@@ -9,6 +9,8 @@ import pytest
 import divaleval
 from conftest import DATA
 
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
 TINY = DATA / "ntcireval" / "tiny"
 LOG2 = math.log2
 

@@ -20,6 +20,8 @@ import divaleval
 from conftest import DATA, shared_path
 from ntcireval_oracle import expected_values
 
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
 TINY = DATA / "ntcireval" / "tiny"
 TOLERANCE = 1e-4 + 1e-12  # NTCIREVAL prints 4 decimals
 QUIET = {"warn": lambda message: None}

@@ -12,6 +12,8 @@ import pytest
 
 from conftest import NDEVAL_EDGE, run_ndeval
 
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
 
 def edge_cases():
     text = (NDEVAL_EDGE / "expected_edges.txt").read_text()

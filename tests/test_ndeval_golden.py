@@ -9,6 +9,8 @@ import pytest
 
 from conftest import NDEVAL_EXAMPLES, run_ndeval, shared_path
 
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
 EX = NDEVAL_EXAMPLES
 # Flags of each expected file, as ../shared/oracle/ndeval/README.md lists them.
 EXAMPLE_FLAGS = {

@@ -11,6 +11,8 @@ import divaleval
 from conftest import DATA, run_cli, shared_path
 from ntcireval_oracle import ADHOC, DIVERSITY, expected_means, expected_values
 
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
 TINY = DATA / "ntcireval" / "tiny"
 TOLERANCE = 1e-4 + 1e-12  # NTCIREVAL prints 4 decimals
 

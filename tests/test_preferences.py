@@ -75,6 +75,7 @@ def scores(judgments, ranking: list[str], measures: list[str], topic: str = "1",
 # -- hand computations --------------------------------------------------------------
 
 
+@pytest.mark.golden
 def test_hand_example_rbp(tmp_path):
     path = write(tmp_path, "prefs", HAND)
     got = scores(path, ["a", "b", "c"], ["nPrf@1", "nPrf@2", "nPrf@3", "nPrf(f=min)@3"])
@@ -87,6 +88,7 @@ def test_hand_example_rbp(tmp_path):
     assert got["nPrf(f=min)@3"] == pytest.approx(28 / 46)
 
 
+@pytest.mark.golden
 def test_hand_example_every_stopping_distribution(tmp_path):
     path = write(tmp_path, "prefs", HAND)
     run_c = [2 / 3, 2 / 3, 7 / 6]      # cumulative utilities of a b c (F = avg)
@@ -132,6 +134,7 @@ def test_a_file_of_triplets_estimates_u_of_d_from_them(tmp_path):
     assert scores(path, ["a", "b", "c"], ["nPrf@3"])["nPrf@3"] == pytest.approx(1.0)
 
 
+@pytest.mark.golden
 def test_hand_example_under_evalir_conventions(tmp_path):
     # Smoothed: U = preferred / (shown + 2). U(a) = 2/5, U(b) = 1/6; U(c|a) = 2/4 is the largest entry.
     path = write(tmp_path, "prefs", HAND)
@@ -162,6 +165,7 @@ def evalir_name(column: str, cutoff: str) -> str:
     return f"nPrf({','.join(params)})@{cutoff}"
 
 
+@pytest.mark.golden
 def test_evalir_expected_values():
     rows = list(csv.reader(open(EVALIR / "expected.csv")))
     header, rows = rows[0], rows[1:]
@@ -189,6 +193,7 @@ def test_evalir_blank_lines_repeat_the_judgment_above(tmp_path):
     assert f"{float(frame[frame['topic'] == '4']['nPrf(p=none)@10'].iloc[0]):.6f}" != "0.697747"
 
 
+@pytest.mark.golden
 def test_evalir_simulated_path(tmp_path):
     # The oracle README: toy.div.qrels topic 1, ties alphabetical, run a b c g e f d h i j.
     out = tmp_path / "simulated"

@@ -17,6 +17,8 @@ from divaleval.io import QrelsTable, RunTable  # noqa: E402
 from divaleval.io.table import Factor  # noqa: E402
 from divaleval.model import build_qrels  # noqa: E402
 
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
 
 def random_case(seed: int):
     rng = np.random.default_rng(seed)

@@ -11,6 +11,8 @@ import pytest
 import divaleval
 from conftest import DATA, shared_path
 
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
 TINY = DATA / "ntcireval" / "tiny"
 RUNS = {"ql-cata": "ql/results-cata.txt", "ql-catb": "ql/results-catb.txt", "rm-cata": "rm/results-cata.txt",
         "rm-catb": "rm/results-catb.txt", "ql-cata-filtered": "ql/results-cata-filtered.txt",
@@ -103,7 +105,8 @@ def test_rbu_relations():
 
 
 def test_gap_by_hand(tmp_path):
-    # Grades a 3, b 2, c 1, d 0, f 3 (MEASURES.md section 7); run (runA): a, c, d, b, f, g (unjudged).
+    # Grades a 3, b 2, c 1, d 0, f 3; run (runA): a, c, d, b, f, g (unjudged). docs/worked-examples.md, sec. 2,
+    # works it out: 141/180.
     qrels = write(tmp_path / "q.txt", ["1 0 a 3", "1 0 b 2", "1 0 c 1", "1 0 d 0", "1 0 f 3"])
     run = write(tmp_path / "r.txt", [f"1 Q0 {d} {r} {10 - r} runA" for r, d in enumerate("acdbfg", 1)])
     G = {1: 1 / 3, 2: 2 / 3, 3: 1.0}

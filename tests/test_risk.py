@@ -46,6 +46,7 @@ def check_against_ndeval(ours, expected, topics):
             assert abs(ours[topic][name] - value) <= 5e-7 + 1e-12, (topic, name)   # ndeval prints %.6f
 
 
+@pytest.mark.golden
 def test_ndeval_example_with_every_qrels_topic():
     # ndeval -c -baseline runB.txt qrels.txt runA.txt (alpha 0, rank order): rows 1, 2, 3 and the mean over
     # the 4 qrels topics. divaleval -c scores the same topics (topic 5 is not in the qrels; topic 4 is 0 - 0).
@@ -57,6 +58,7 @@ def test_ndeval_example_with_every_qrels_topic():
     assert all(value == 0 for value in ours["4"].values())
 
 
+@pytest.mark.golden
 @pytest.mark.slow
 def test_trec2012_against_ndeval_and_scipy():
     # ndeval -c -traditional -baseline ql/results-cata.txt -riskAlpha 1 qrels rm/results-cata.txt (50 topics).
@@ -94,6 +96,7 @@ def precision_case():
     return qrels, ranking([5, 2, 3, 1, 6], "run"), ranking([4, 3, 3, 0, 2], "base")
 
 
+@pytest.mark.golden
 def test_urisk_and_trisk_by_hand():
     qrels, run, base = precision_case()
     (scores,) = divaleval.risk_runs(qrels, [run], base, ["Prec@10"], risk_alpha=2.0, **QUIET)

@@ -12,6 +12,8 @@ from divaleval import load_aspects
 from divaleval.measures.multiaspect.spaces import label_space, toma_weights
 from divaleval.model import Aspect
 
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
 # The paper's example (sec. 3.4): relevance nr, mr, fr, hr = 0..3; correctness nc, pc, c = 0, 1, 2,
 # embedded 0, 1.5, 3. d1 = (mr, c), d2 = (hr, pc), d3 = (hr, nc).
 DOCS = {"d1": (1, 2), "d2": (3, 1), "d3": (3, 0)}

@@ -3,6 +3,6 @@
 :mod:`.gains` holds ndeval's binary novelty gains and greedy ideal; :mod:`.graded`
 the gains with intent weights and graded relevance that wg-alpha-nDCG, EU and CT share.
 """
-from . import alpha_dcg, alpha_ndcg, cube_test, err_ia, eu, nerr_ia, nnrbp, nrbp, wg_alpha_ndcg
+from . import alpha_dcg, alpha_ndcg, ct, err_ia, eu, nerr_ia, nnrbp, nrbp, wg_alpha_ndcg
 
-__all__ = ["alpha_dcg", "alpha_ndcg", "cube_test", "err_ia", "eu", "nerr_ia", "nnrbp", "nrbp", "wg_alpha_ndcg"]
+__all__ = ["alpha_dcg", "alpha_ndcg", "ct", "err_ia", "eu", "nerr_ia", "nnrbp", "nrbp", "wg_alpha_ndcg"]

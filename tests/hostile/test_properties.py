@@ -3,7 +3,7 @@
 
 * exit 0 with every value in its measure's range, or exit 2 (drop-in: 1) with FILE:LINE: (FILE: for
   a whole-file problem) on stderr and nothing on stdout;
-* never a traceback; never a hang (each in-process case under hostile.TIME_LIMIT seconds);
+* never a traceback; never a hang (each in-process case under harness.TIME_LIMIT seconds);
 * the same bytes whatever the line order of valid inputs, and whether an input is a file, standard
   input or gzip;
 * numbers read as the command promises: natively only plain ASCII numbers, spelled any way they
@@ -11,8 +11,8 @@
   asked of the C library itself through ctypes).
 
 Each test runs a small default profile (in `make test`) and a long one (`-m long`, >= 10,000 cases
-in total): `.venv/bin/python -m pytest -m long tests/test_hostile.py`. Hypothesis is derandomised and
-keeps no database, so every run tries the same cases.
+in total): `.venv/bin/python -m pytest -m long tests/hostile/test_properties.py`. Hypothesis is
+derandomised and keeps no database, so every run tries the same cases.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-import hostile as h
+from hostile import harness as h
 from conftest import ROOT, shared_path
 
 # -- profiles ------------------------------------------------------------------------------------

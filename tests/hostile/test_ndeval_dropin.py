@@ -45,6 +45,7 @@ def split_command(command: str) -> list[str]:
     return shlex.split(command)
 
 
+@pytest.mark.golden
 @pytest.mark.parametrize("command,status,stdout,stderr", list(hostile_cases()))
 def test_hostile_case_as_ndeval(command, status, stdout, stderr, monkeypatch):
     monkeypatch.chdir(HOSTILE)

@@ -2,14 +2,14 @@
 time limit, what every outcome must look like, and hypothesis strategies that mutate real lines and
 generate hostile ones.
 
-The properties (see tests/test_hostile.py):
+The properties (see tests/hostile/test_properties.py):
 * outcome: exit 0 with a well-formed CSV whose every value is in its measure's range, or the error
   status (2 natively, 1 in the drop-in) with ``FILE:LINE:`` (``FILE:`` for a whole-file problem) on
   stderr, naming an input and a line it has, and nothing on stdout;
 * never a traceback, never a hang (each case runs under ``TIME_LIMIT`` seconds of SIGALRM).
 
-Nothing here computes a measure: the ranges come from MEASURES.md sec. 1, the numbers C would read
-from the C library itself (ctypes), and the rest from the text of the inputs.
+Nothing here computes a measure: the ranges come from docs/worked-examples.md sec. 1, the numbers C
+would read from the C library itself (ctypes), and the rest from the text of the inputs.
 """
 from __future__ import annotations
 
@@ -39,14 +39,14 @@ NATIVE, DROPIN = "native", "ndeval"
 COMMANDS = (NATIVE, DROPIN)
 ERROR_STATUS = {NATIVE: 2, DROPIN: 1}
 
-# ndeval's 21 columns (MEASURES.md sec. 1), written out here rather than taken from divaleval.
+# ndeval's 21 columns (docs/worked-examples.md sec. 1), written out here rather than taken from divaleval.
 NDEVAL_COLUMNS = (
     [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG") for k in (5, 10, 20)]
     + ["NRBP", "nNRBP", "MAP-IA"]
     + [f"{name}@{k}" for name in ("P-IA", "strec") for k in (5, 10, 20)]
 )
-# Bounded by 1 (MEASURES.md sec. 1: ERR-IA and alpha-DCG are normalised by an "ideal-ideal" that
-# covers every intent at every rank, so each intent's share is at most its ideal-ideal share; P-IA
+# Bounded by 1 (docs/worked-examples.md sec. 1: ERR-IA and alpha-DCG are normalised by an "ideal-ideal"
+# that covers every intent at every rank, so each intent's share is at most its ideal-ideal share; P-IA
 # counts at most k N pairs; strec at most N intents; MAP-IA averages APs; NRBP's per-intent sum is at
 # most 1/(1-(1-alpha)beta)). nERR-IA, alpha-nDCG and nNRBP divide by the greedy ideal, which is not
 # optimal: they may exceed 1 and are only bounded below.
@@ -232,7 +232,8 @@ def check_csv(outcome: Outcome, options: list[str]) -> list[Row]:
 
 
 def _allowed_nan(command: str, column: str, row: Row, topics: list[Row], options: list[str]) -> bool:
-    """Where ndeval itself prints -nan (MEASURES.md sec. 1, oracle/ndeval/edge E5, E6): the drop-in only."""
+    """Where ndeval itself prints -nan (docs/worked-examples.md sec. 1; ndeval edge cases E5, E6): the drop-in
+    only."""
     if command != DROPIN:
         return False
     if column == "nNRBP":
