@@ -8,7 +8,7 @@ DEMO_MEASURES := alpha-nDCG@10,nERR-IA@10,NRBP,MAP-IA,P-IA@10,strec@10
 
 .PHONY: demo test test-dask test-long test-golden-numpy test-no-compiler bench clean
 
-$(STAMP): pyproject.toml setup.py divaleval/native/_kernels.c
+$(STAMP): pyproject.toml setup.py $(wildcard divaleval/native/*.c divaleval/native/*.h)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)

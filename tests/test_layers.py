@@ -158,3 +158,41 @@ def test_a_measure_fits_judgments_by_their_type(tmp_path):
     intentwise.aspects = aspects.aspects  # an attribute is not a kind
     with pytest.raises(UsageError, match="needs multi-aspect qrels"):
         divaleval.parse_measure("TOMA(m=nDCG)@10").check(intentwise)
+
+def test_measures_do_not_import_native():
+    """A measure reads as its formula: which compiled kernel or numpy twin computes a row sum is chosen
+    behind divaleval/native, whose plain functions the measures reach through divaleval/arrays.py."""
+    for path in (PACKAGE / "measures").rglob("*.py"):
+        assert "native" not in imported_units(path), path
+
+
+SWITCH = {"kernels", "kernel", "compiled", "_kernels"}  # native's own access to the compiled module
+
+
+def names_from_native(path: Path) -> set[str]:
+    """The names a module imports from divaleval/native or its modules (``native.x`` for a module of it)."""
+    package = list(path.relative_to(PACKAGE.parent).parts[:-1])
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            if target == "divaleval.native" or target.startswith("divaleval.native."):
+                found |= {target.removeprefix("divaleval.native.")} if target != "divaleval.native" else set()
+                found |= {alias.name for alias in node.names}
+            elif target == "divaleval":
+                found |= {"native" for alias in node.names if alias.name == "native"}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name.removeprefix("divaleval.native.") for alias in node.names
+                      if alias.name.startswith("divaleval.native.")}
+    return found
+
+
+def test_only_native_calls_the_compiled_module():
+    """Only divaleval/native names the extension (``_kernels``) or asks for it (``kernels()``, ``kernel(name)``):
+    every other module calls one of native's plain functions, which takes the kernel or its twin itself."""
+    for path in MODULES:
+        if unit(path) == "native":
+            continue
+        assert not names_from_native(path) & SWITCH, path
+        assert not re.search(r"\b_kernels\b|\bkernels\(\)|\bnative\.kernels?\(", path.read_text()), path

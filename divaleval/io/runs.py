@@ -1,7 +1,6 @@
 """TREC run files: ``topic Q0 docno rank score runtag``."""
 from __future__ import annotations
 
-import mmap
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,7 +8,7 @@ import pyarrow as pa
 
 from ..arrays import arrow_of, group_positions
 from ..errors import InputError
-from ..native import kernels
+from ..native import split_run
 from .source import InputFile, read_input
 from .table import (
     FLOAT, ID, PRESENT, RANK, TEXT, Factor, Lines, RowLines, binary_array, decode, int32_if_fits, integer_array,
@@ -102,19 +101,14 @@ def read_run(source: str | InputFile) -> RunTable:
 
 
 def _read_plain_run(source: InputFile) -> RunTable | None:
-    """The run split by the compiled kernel (divaleval/native), or None where it is not built or declines the
+    """The run split by the compiled kernel (divaleval/native), or None where it is not taken or declines the
     file (anything but one space or one tab between fields and plain numbers): then :func:`read_columns`
     reads it, and names the line of any problem. Both give the same table."""
-    native = kernels()
-    if native is None:
-        return None
-    with source.mapped() as data:
-        split = native.split_run(data, isinstance(data, mmap.mmap))
+    split = split_run(source.mapped)
     if split is None:
         return None
-    rows, topic_codes, offsets, docnos, ranks, scores, labels, runtag, extra_fields = split
-    rank = int32_if_fits(np.frombuffer(ranks, dtype=np.int64))
-    topic = Factor(np.frombuffer(topic_codes, dtype=np.int32), np.array([decode(label) for label in labels], dtype=object))
-    docno = pa.Array.from_buffers(pa.binary(), rows, [None, pa.py_buffer(offsets), pa.py_buffer(docnos)])
-    return RunTable(source.name, decode(runtag), topic, docno, rank, np.frombuffer(scores, dtype=np.float64),
-                    RowLines(rows), extra_fields=extra_fields)
+    topic = Factor(split.topic_codes, np.array([decode(label) for label in split.labels], dtype=object))
+    docno = pa.Array.from_buffers(pa.binary(), split.rows,
+                                  [None, pa.py_buffer(split.docno_offsets), pa.py_buffer(split.docno_bytes)])
+    return RunTable(source.name, decode(split.runtag), topic, docno, int32_if_fits(split.rank), split.score,
+                    RowLines(split.rows), extra_fields=split.extra_fields)

@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..arrays import WORD, arrow_of, text_offsets, text_words
-from ..native import kernels
+from ..native import KeyArrays, match_keys
 
 _MIX_1, _MIX_2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
 _SHIFT, _FOLD = np.uint64(33), np.uint64(29)
@@ -243,21 +243,20 @@ def _compiled_matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedA
     """:func:`matched_keys` by the compiled kernel (divaleval/native): the same keys, hashes and probes in one
     pass without the GIL; None where it is not built, or the texts are not one binary or string array with
     32-bit offsets, or keys share hashes too often (the kernel declines: numpy sorts them)."""
-    native = kernels()
-    if native is None or (table is not None and table.sorted_only):
+    if table is not None and table.sorted_only:
         return None
+    return match_keys(lambda: _key_arrays(table, texts, group))
+
+
+def _key_arrays(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, group: np.ndarray) -> KeyArrays | None:
+    """The keys and the table as the compiled kernel reads them; None unless the texts make one binary or
+    string array (the kernel takes 32-bit offsets only), holding a key at least."""
     if isinstance(texts, pa.ChunkedArray):
         texts = texts.combine_chunks() if texts.num_chunks != 1 else texts.chunk(0)
     if not len(texts) or not (pa.types.is_binary(texts.type) or pa.types.is_string(texts.type)):
         return None
-    data = texts.buffers()[2]
-    found = np.full(len(texts), -1, dtype=np.int32 if table is None else table.position_type)
-    repeated = native.match_keys(np.ascontiguousarray(group, dtype=np.int32), text_offsets(texts),
-                                 data if data is not None else b"", found,
-                                 None if table is None else table.native_arrays)
-    if repeated is None:
-        return None
-    return found, np.array(repeated, dtype=np.int64)
+    return KeyArrays(group, text_offsets(texts), texts.buffers()[2], None if table is None else table.native_arrays,
+                     np.int32 if table is None else table.position_type)
 
 
 def _repeated(hashes: np.ndarray, texts: pa.Array | pa.ChunkedArray, group: np.ndarray) -> np.ndarray:

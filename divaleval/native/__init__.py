@@ -1,31 +1,30 @@
-"""Compiled kernels (optional): splitting run files, matching docnos, printing numbers, the NCU sums.
+"""Compiled kernels (optional), each behind a plain function that takes it or its twin.
 
-``_kernels`` is built from ``_kernels.c`` when divaleval is installed where a C
-compiler is found; where it is not built, or ``DIVALEVAL_NATIVE=0`` is set,
-every caller takes its numpy and Arrow path instead. A kernel either gives
-what that path gives, value for value, or declines (None) and leaves the input
-to it: only the plain case is taken, and anything unusual, a bad line above
-all, goes to the path that names its line. The tests hold both paths to the
-same results.
+The C kernels (one file per concern: parse.c, match.c, print.c, sums.c) are
+built into ``_kernels`` when divaleval is installed where a C compiler is found;
+where they are not built, or ``DIVALEVAL_NATIVE=0`` is set, no kernel is taken.
+Only this package calls them (tests/test_layers.py says so); the rest of
+divaleval calls these functions on plain arrays:
+
+* :func:`masked_row_sums`, :func:`blended_ratio`, :func:`p_plus_parts`
+  (native/sums.py): the compiled kernel where it is taken, else its numpy twin,
+  beside it; each kernel probed once against its twin, bit for bit. (Measures
+  reach them through divaleval/arrays.py: a measure reads as its formula.)
+* :func:`split_run`, :func:`match_keys`, :func:`fixed_rows` (native/text.py):
+  the kernel's answer, or None where it is not taken or declines; the caller's
+  own path (io's Arrow reader, model/text_keys.py's numpy table, output's
+  printf) then gives the same, and names the line of any problem.
+
+A kernel either gives what its twin gives, value for value, or declines: only
+the plain case is taken. Each is looked up by name (native/compiled.py), so any
+one can be dropped alone and only its speed is lost. tests/test_native_kernels.py
+holds every kernel to its twin.
 """
 from __future__ import annotations
 
-import os
-from types import ModuleType
+from .compiled import ENVIRONMENT, built, kernel, kernels
+from .sums import blended_ratio, masked_row_sums, p_plus_parts
+from .text import KeyArrays, SplitRun, fixed_rows, match_keys, split_run
 
-try:
-    from . import _kernels as _built
-except ImportError:  # installed without a C compiler
-    _built = None
-
-ENVIRONMENT = "DIVALEVAL_NATIVE"
-
-
-def kernels() -> ModuleType | None:
-    """The compiled kernels, or None when they are not built or are turned off (``DIVALEVAL_NATIVE=0``)."""
-    return _built if os.environ.get(ENVIRONMENT, "1") != "0" else None
-
-
-def built() -> bool:
-    """Whether the compiled kernels were built (whatever ``DIVALEVAL_NATIVE`` says)."""
-    return _built is not None
+__all__ = ["ENVIRONMENT", "KeyArrays", "SplitRun", "blended_ratio", "built", "fixed_rows", "kernel", "kernels", "masked_row_sums",
+           "match_keys", "p_plus_parts", "split_run"]

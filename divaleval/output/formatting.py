@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..native import kernels
+from ..native import fixed_rows
 
 
 def c_fixed(value: float, digits: int = 6) -> str:
@@ -33,11 +33,9 @@ def c_fixed_rows(matrix: np.ndarray, digits: int = 6, sep: str = ",") -> list[st
     (one formatting operation per row, or the compiled kernel's exact printing: output is a hot path for
     many runs of many topics)."""
     matrix = np.ascontiguousarray(matrix, dtype=np.float64)
-    native = kernels()
-    if native is not None and matrix.ndim == 2 and len(sep) == 1:  # the same text, without the GIL
-        rows = native.fixed_rows(matrix, matrix.shape[0], matrix.shape[1], digits, sep)
-        if rows is not None:
-            return rows
+    rows = fixed_rows(matrix, digits, sep)  # the same text, without the GIL (None: not taken)
+    if rows is not None:
+        return rows
     if not np.isfinite(matrix).all():
         return [sep.join(c_fixed(v, digits) for v in row) for row in matrix.tolist()]
     template = _row_template(matrix.shape[1], digits, sep)

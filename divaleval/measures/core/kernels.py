@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
+from ...arrays import masked_row_sums  # noqa: F401 (the kernels' masked sums: numpy's bits, one pass)
 from ...context import PAST_END, RunContext
-from ...native import kernels
 
 _log_discount = np.ones(1)
 LOG_TABLE_RANKS = 1 << 20  # discounts of deeper ranks (read by no reference tool) come from numpy's log
@@ -63,51 +63,6 @@ def trailing_zeros_change_no_bit() -> bool:
             values = np.sin(np.arange(4 * width).reshape(4, width) * 0.7 + count) * 10.0 ** np.arange(-6, 6, 3)[:, None]
             values[:, count:] = 0.0
             if not np.array_equal(values[:, :_kept_columns(width, count)].sum(axis=1), values.sum(axis=1)):
-                return False
-    return True
-
-
-def masked_row_sums(values: np.ndarray, mask: np.ndarray, columns: int) -> np.ndarray:
-    """``np.where(mask[:, :columns], values[:, :columns], 0.0).sum(axis=1)``, to the same bits.
-
-    By the compiled kernel where it is built and sums a row as this numpy does
-    (probed once): one pass, no array between; else by numpy itself. (A row
-    holding NaNs of both signs may give a NaN of the other sign: every NaN
-    prints as ``-nan``, and no kernel's terms are NaN where they are summed.)
-    """
-    native = compiled_row_sums()
-    if native is not None and plain_rows(values, np.float64) and plain_rows(mask, np.bool_) and len(values) == len(mask):
-        sums = np.empty(len(values))
-        native.masked_row_sums(values, values.shape[1], mask, mask.shape[1], columns, sums)
-        return sums
-    return np.where(mask[:, :columns], values[:, :columns], 0.0).sum(axis=1)
-
-
-def compiled_row_sums():
-    """The compiled kernels where they are built and sum a row of doubles as this numpy does (probed once,
-    :func:`_compiled_sums_agree`), else None."""
-    native = kernels()
-    return native if native is not None and _compiled_sums_agree(native) else None
-
-
-def plain_rows(array: np.ndarray, dtype: type) -> bool:
-    """Whether ``array`` is 2-d, of ``dtype`` and in C order: rows a compiled kernel reads as they lie."""
-    return array.ndim == 2 and array.dtype == dtype and array.flags.c_contiguous
-
-
-@functools.cache
-def _compiled_sums_agree(native) -> bool:
-    """Whether the kernel's row sums are numpy's, bit for bit, on rows of irregular values of every length
-    class numpy's pairwise sum treats apart (below 8, up to a block of 128, longer), masked and cut."""
-    rng = np.random.default_rng(0)
-    for width in (*range(0, 20), 63, 64, 65, 127, 128, 129, 200, 257, 1000):
-        values = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
-        mask = rng.random((3, width)) < 0.7
-        for columns in {0, width // 2, width}:
-            sums = np.empty(3)
-            native.masked_row_sums(values, width, mask, width, columns, sums)
-            expected = np.where(mask[:, :columns], values[:, :columns], 0.0).sum(axis=1)
-            if not np.array_equal(sums.view(np.int64), expected.view(np.int64)):
                 return False
     return True
 

@@ -21,17 +21,14 @@ returns one value per row.
 """
 from __future__ import annotations
 
-import functools
 from typing import Callable
 
 import numpy as np
 
+from ...arrays import blended_ratio, p_plus_parts
 from ...context import PAST_END
-from ...native import kernels
 from ..core import memoised
-from ..core.kernels import (
-    compiled_row_sums, divide_or_zero, first_reciprocal_rank, masked_row_sums, plain_rows, rank_discount, summed_columns,
-)
+from ..core.kernels import divide_or_zero, first_reciprocal_rank, masked_row_sums, rank_discount, summed_columns
 from .lists import GainList, ideal_value
 
 
@@ -47,43 +44,8 @@ def _rank_normaliser(gl: GainList, cutoff: int | None) -> np.ndarray:
 
 @memoised
 def _blended_ratio(gl: GainList, beta: float) -> np.ndarray:
-    native = kernels()
-    if native is not None and plain_rows(gl.gains, np.float64) and plain_rows(gl.position, np.int64) \
-            and plain_rows(gl.ideal, np.float64) and len(gl.ideal) == len(gl.gains) and _compiled_ratio_agrees(native):
-        ratio = np.empty(gl.gains.shape)  # the same operations, row by row in one pass (divaleval/native)
-        if native.blended_ratio(gl.gains, gl.position, gl.ideal, *gl.gains.shape, gl.ideal.shape[1], float(beta),
-                                ratio):
-            return ratio
-    return _numpy_blended_ratio(gl, beta)
-
-
-@functools.cache
-def _compiled_ratio_agrees(native) -> bool:
-    """Whether the kernel's blended ratios are numpy's, bit for bit, on random lists (probed once: a build that
-    fused multiplies and adds would round once where numpy rounds twice)."""
-    rng = np.random.default_rng(0)
-    gains = np.where(rng.random((40, 30)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (40, 30)), 0.0)
-    position = np.cumsum(rng.integers(1, 4, (40, 30)), axis=1)
-    ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0, 0.3], (40, 25)), axis=1)
-    for beta in (0.7, 3.1):
-        ratio = np.empty(gains.shape)
-        if not native.blended_ratio(gains, position, ideal, 40, 30, 25, beta, ratio) or not np.array_equal(
-                ratio.view(np.int64), _numpy_blended_ratio(GainList.of(gains, position, ideal), beta).view(np.int64)):
-            return False
-    return True
-
-
-def _numpy_blended_ratio(gl: GainList, beta: float) -> np.ndarray:
-    count = np.cumsum(gl.gains > 0, axis=1)
-    cumulative = np.cumsum(gl.gains, axis=1)
-    ideal_cumulative = np.cumsum(gl.ideal, axis=1)
-    width = max(ideal_cumulative.shape[1], 1)
-    if ideal_cumulative.shape[1] == 0:
-        ideal_cumulative = np.zeros((len(gl.gains), 1))
-    rank = np.minimum(gl.position, width)
-    ideal_at = np.take_along_axis(ideal_cumulative, rank - 1, axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (count + beta * cumulative) / (gl.position + beta * ideal_at)
+    """BR(r) at every entry."""
+    return blended_ratio(gl.gains, gl.position, gl.ideal, beta)
 
 
 @memoised
@@ -189,22 +151,9 @@ def irbu(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
 def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
     """P+ (Sakai 2006; NTCIREVAL's P-plus) on the list cut at ``cutoff``: the mean BR(r) over the
     relevant ranks r <= rp, the preferred rank rp being the first that holds the list's largest gain."""
-    kept = _columns(gl, cutoff)
-    native = compiled_row_sums()
-    if native is not None and plain_rows(gl.gains, np.float64) and plain_rows(_within(gl, cutoff), np.bool_) \
-            and plain_rows(_blended_ratio(gl, beta), np.float64):
-        rows = len(gl.gains)  # the same parts in one pass (divaleval/native)
-        total, count, found = np.empty(rows), np.empty(rows, dtype=np.int64), np.empty(rows, dtype=bool)
-        native.p_plus_parts(gl.gains, _within(gl, cutoff), _blended_ratio(gl, beta), gl.gains.shape[1], kept,
-                            total, count, found)
-        return divide_or_zero(total, count, where=found)
-    within, gains = _within(gl, cutoff)[:, :kept], gl.gains[:, :kept]
-    top = np.where(within, gains, -np.inf).max(axis=1, initial=-np.inf)
-    at_top = within & (gains == top[:, None])
-    preferred = np.argmax(at_top, axis=1)  # the entry of rp (0 where no entry is relevant)
-    upto = within & (np.arange(kept)[None, :] <= preferred[:, None])
-    total = masked_row_sums(_blended_ratio(gl, beta), upto, kept)
-    return divide_or_zero(total, upto.sum(axis=1), where=at_top.any(axis=1))
+    total, count, any_within = p_plus_parts(gl.gains, _within(gl, cutoff), _blended_ratio(gl, beta),
+                                            _columns(gl, cutoff))
+    return divide_or_zero(total, count, where=any_within)
 
 
 def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:

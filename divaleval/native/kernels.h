@@ -1,0 +1,60 @@
+/* Compiled kernels of divaleval, one C file per concern, built into one extension (divaleval.native._kernels):
+ *
+ *   parse.c   splitting a run file into columns (twin: the Arrow reader, divaleval/io/table.py)
+ *   match.c   matching (group, text) keys to a table of judged keys (twin: divaleval/model/text_keys.py)
+ *   print.c   printing numbers as printf("%.<digits>f") (twin: divaleval/output/formatting.py)
+ *   sums.c    masked row sums, the blended ratio, P+'s parts (twins: divaleval/native/sums.py)
+ *   module.c  the method table
+ *
+ * Each stands in for a numpy, Arrow or Python path and either gives exactly what that path gives, bit for bit,
+ * or declines (returns None) and leaves the input to it. So a kernel takes only the plain case and declines
+ * anything unusual (another whitespace byte, an empty field, a number it cannot read exactly, keys that share
+ * hashes), and the Python path, which names the line of any problem, decides. The heavy loops run without the
+ * GIL. divaleval/native looks each kernel up by name, so that dropping one (its file and its line of the
+ * method table) only loses its speed. tests/test_native_kernels.py holds every kernel to its twin.
+ */
+#ifndef DIVALEVAL_KERNELS_H
+#define DIVALEVAL_KERNELS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+
+/* A kernel's docstring, named by module.c's method table. */
+#define KERNEL_DOC(name, text) const char name[] = PyDoc_STR(text)
+
+static inline uint64_t little_endian(uint64_t word) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap64(word);
+#else
+    return word;
+#endif
+}
+
+/* Whether a buffer of len bytes holds exactly rows x width items of item bytes (no product overflowing). */
+static inline int holds(Py_ssize_t len, Py_ssize_t rows, Py_ssize_t width, Py_ssize_t item) {
+    if (rows < 0 || width < 0 || (width && rows > PY_SSIZE_T_MAX / width / item)) return 0;
+    return len == rows * width * item;
+}
+
+/* parse.c */
+void parse_init(void);
+extern const char split_run_doc[];
+PyObject *split_run(PyObject *self, PyObject *args);
+
+/* match.c */
+extern const char match_keys_doc[];
+PyObject *match_keys(PyObject *self, PyObject *args);
+
+/* print.c */
+extern const char fixed_rows_doc[];
+PyObject *fixed_rows(PyObject *self, PyObject *args);
+
+/* sums.c */
+extern const char masked_row_sums_doc[], p_plus_parts_doc[], blended_ratio_doc[];
+PyObject *masked_row_sums(PyObject *self, PyObject *args);
+PyObject *p_plus_parts(PyObject *self, PyObject *args);
+PyObject *blended_ratio(PyObject *self, PyObject *args);
+
+#endif

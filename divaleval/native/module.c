@@ -1,0 +1,23 @@
+/* The extension's method table: one line a kernel (see kernels.h). divaleval/native looks each kernel up by
+ * name, so a line removed here (with its C function) only loses that kernel's speed. */
+#include "kernels.h"
+
+static PyMethodDef methods[] = {
+    {"split_run", split_run, METH_VARARGS, split_run_doc},
+    {"match_keys", match_keys, METH_VARARGS, match_keys_doc},
+    {"fixed_rows", fixed_rows, METH_VARARGS, fixed_rows_doc},
+    {"masked_row_sums", masked_row_sums, METH_VARARGS, masked_row_sums_doc},
+    {"p_plus_parts", p_plus_parts, METH_VARARGS, p_plus_parts_doc},
+    {"blended_ratio", blended_ratio, METH_VARARGS, blended_ratio_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernels", "Compiled kernels of divaleval (see divaleval/native).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernels(void) {
+    parse_init();
+    return PyModule_Create(&module);
+}

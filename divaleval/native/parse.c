@@ -1,0 +1,469 @@
+#include "kernels.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+#if defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__)
+#include <locale.h>
+#if defined(__APPLE__)
+#include <xlocale.h>
+#endif
+#define HAVE_STRTOD_L 1
+static locale_t c_locale = (locale_t)0;  /* strtod in the "C" locale, whatever the process's */
+#endif
+
+/* -- splitting a run file ---------------------------------------------------------------------------- */
+
+enum { ORDINARY = 0, SEPARATOR = 1, NEWLINE = 2, OTHER_SPACE = 3 };
+
+#define WIDTH 6            /* topic Q0 docno rank score runtag */
+#define INT_DIGITS 18      /* an integer of at most this many digits fits in 64 bits */
+#define REAL_DIGITS 19     /* significant digits a real's mantissa holds before strtod is needed */
+#define REAL_TOKEN 64      /* the longest real handed to strtod */
+
+static const double POWERS_OF_TEN[23] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+static inline int is_digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
+
+/* [+-]?[0-9]+ of at most INT_DIGITS digits; 0 if read, -1 to decline. */
+static int read_integer(const unsigned char *p, const unsigned char *end, int64_t *out) {
+    int negative = 0;
+    if (p < end && (*p == '+' || *p == '-')) {
+        negative = *p == '-';
+        p++;
+    }
+    if (p == end || end - p > INT_DIGITS) return -1;
+    int64_t value = 0;
+    for (; p < end; p++) {
+        if (!is_digit(*p)) return -1;
+        value = value * 10 + (*p - '0');
+    }
+    *out = negative ? -value : value;
+    return 0;
+}
+
+/* A plain decimal real, [+-]?(digits[.digits*]|.digits)([eE][+-]?digits)?, correctly rounded (as Arrow's
+ * parser and C's strtod round); 0 if read, -1 to decline (inf, nan, hexadecimal, out of range). */
+static int read_real(const unsigned char *start, const unsigned char *end, double *out) {
+    const unsigned char *p = start;
+    int negative = 0, digits = 0, any = 0, long_mantissa = 0;
+    uint64_t mantissa = 0;
+    long exponent = 0;
+    if (p < end && (*p == '+' || *p == '-')) {
+        negative = *p == '-';
+        p++;
+    }
+    for (; p < end && is_digit(*p); p++) {
+        any = 1;
+        if (mantissa == 0 && *p == '0') continue;  /* a leading zero */
+        if (digits < REAL_DIGITS) {
+            mantissa = mantissa * 10 + (*p - '0');
+            digits++;
+        } else {
+            long_mantissa = 1;
+        }
+    }
+    if (p < end && *p == '.') {
+        for (p++; p < end && is_digit(*p); p++) {
+            any = 1;
+            if (mantissa == 0 && *p == '0') {
+                exponent--;
+                continue;
+            }
+            if (digits < REAL_DIGITS) {
+                mantissa = mantissa * 10 + (*p - '0');
+                digits++;
+                exponent--;
+            } else {
+                long_mantissa = 1;
+            }
+        }
+    }
+    if (!any) return -1;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        int exponent_negative = 0;
+        long written = 0;
+        p++;
+        if (p < end && (*p == '+' || *p == '-')) {
+            exponent_negative = *p == '-';
+            p++;
+        }
+        if (p == end || !is_digit(*p)) return -1;
+        for (; p < end && is_digit(*p); p++)
+            if (written < 100000) written = written * 10 + (*p - '0');
+        exponent += exponent_negative ? -written : written;
+    }
+    if (p != end) return -1;
+    double value;
+    if (mantissa == 0 && !long_mantissa) {
+        value = 0.0;
+    } else if (!long_mantissa && mantissa <= (UINT64_C(1) << 53) && exponent >= -22 && exponent <= 22) {
+        /* Both operands exact: one IEEE operation rounds correctly (Clinger's fast path). */
+        value = exponent < 0 ? (double)mantissa / POWERS_OF_TEN[-exponent]
+                             : (double)mantissa * POWERS_OF_TEN[exponent];
+    } else {
+#ifdef HAVE_STRTOD_L
+        char token[REAL_TOKEN];
+        char *stop;
+        Py_ssize_t n = end - start;
+        if (n >= REAL_TOKEN || c_locale == (locale_t)0) return -1;
+        memcpy(token, start, (size_t)n);
+        token[n] = '\0';
+        errno = 0;
+        value = strtod_l(token, &stop, c_locale);
+        if (stop != token + n || errno == ERANGE || !isfinite(value)) return -1;
+        *out = value;  /* strtod read the sign */
+        return 0;
+#else
+        return -1;
+#endif
+    }
+    *out = negative ? -value : value;
+    return 0;
+}
+
+/* The distinct topics of a run, in first-seen order, their bytes copied (so that nothing behind the line
+ * being read is looked at again), found by an open-addressing map. */
+typedef struct {
+    unsigned char *text;         /* label j: text[start[j] : start[j] + length[j]] */
+    size_t text_used, text_room;
+    Py_ssize_t *start, *length;
+    Py_ssize_t count, room;
+    int32_t *slot;               /* code + 1 of the label in each slot, 0 when empty */
+    size_t mask;
+} TopicMap;
+
+static uint64_t bytes_hash(const unsigned char *p, Py_ssize_t n) {
+    uint64_t h = UINT64_C(1469598103934665603);  /* FNV-1a */
+    for (Py_ssize_t i = 0; i < n; i++) h = (h ^ p[i]) * UINT64_C(1099511628211);
+    return h ^ (h >> 29);
+}
+
+static int topic_map_grow(TopicMap *map) {
+    size_t slots = map->mask ? 2 * (map->mask + 1) : 64;
+    int32_t *slot = calloc(slots, sizeof(int32_t));
+    if (!slot) return -1;
+    for (Py_ssize_t j = 0; j < map->count; j++) {
+        size_t at = bytes_hash(map->text + map->start[j], map->length[j]) & (slots - 1);
+        while (slot[at]) at = (at + 1) & (slots - 1);
+        slot[at] = (int32_t)(j + 1);
+    }
+    free(map->slot);
+    map->slot = slot;
+    map->mask = slots - 1;
+    return 0;
+}
+
+static inline int topic_is(const TopicMap *map, int32_t code, const unsigned char *label, Py_ssize_t n) {
+    return map->length[code] == n && memcmp(map->text + map->start[code], label, (size_t)n) == 0;
+}
+
+/* The code of the topic label[0 : n], added if new; -1 when out of memory or codes. */
+static int32_t topic_code(TopicMap *map, const unsigned char *label, Py_ssize_t n) {
+    if ((!map->slot || (size_t)map->count * 2 >= map->mask + 1) && topic_map_grow(map) < 0) return -1;
+    size_t at = bytes_hash(label, n) & map->mask;
+    for (; map->slot[at]; at = (at + 1) & map->mask)
+        if (topic_is(map, map->slot[at] - 1, label, n)) return map->slot[at] - 1;
+    if (map->count == map->room) {
+        Py_ssize_t room = map->room ? 2 * map->room : 64;
+        Py_ssize_t *starts = realloc(map->start, (size_t)room * sizeof(Py_ssize_t));
+        if (!starts) return -1;
+        map->start = starts;
+        Py_ssize_t *lengths = realloc(map->length, (size_t)room * sizeof(Py_ssize_t));
+        if (!lengths) return -1;
+        map->length = lengths;
+        map->room = room;
+    }
+    if (map->text_used + (size_t)n > map->text_room) {
+        size_t text_room = 2 * (map->text_room + (size_t)n) + 256;
+        unsigned char *text = realloc(map->text, text_room);
+        if (!text) return -1;
+        map->text = text;
+        map->text_room = text_room;
+    }
+    if (map->count >= INT32_MAX - 1) return -1;
+    memcpy(map->text + map->text_used, label, (size_t)n);
+    map->start[map->count] = (Py_ssize_t)map->text_used;
+    map->length[map->count] = n;
+    map->text_used += (size_t)n;
+    map->slot[at] = (int32_t)(map->count + 1);
+    return (int32_t)map->count++;
+}
+
+static void topic_map_free(TopicMap *map) {
+    free(map->text);
+    free(map->start);
+    free(map->length);
+    free(map->slot);
+}
+
+/* Pages of a mapped file behind `upto` given back (they stay in the page cache; read again, they come back
+ * from it), a few MB at a time: a run's mapping then never holds much of it in memory at once. */
+#define RELEASE_STEP (4 << 20)
+
+typedef struct {
+    const unsigned char *data;  /* the mapping (page-aligned), or NULL: nothing is given back */
+    Py_ssize_t released;        /* bytes of it given back so far */
+} Behind;
+
+static int page_aligned(const unsigned char *data) {
+#if defined(MADV_DONTNEED)
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 && (uintptr_t)data % (uintptr_t)page == 0;
+#else
+    (void)data;
+    return 0;
+#endif
+}
+
+static void release_behind(Behind *behind, Py_ssize_t upto) {
+#if defined(MADV_DONTNEED)
+    if (!behind->data || upto - behind->released < RELEASE_STEP) return;
+    Py_ssize_t page = (Py_ssize_t)sysconf(_SC_PAGESIZE);
+    Py_ssize_t aligned = page > 0 ? upto / page * page : 0;
+    if (aligned > behind->released) {
+        madvise((void *)(behind->data + behind->released), (size_t)(aligned - behind->released), MADV_DONTNEED);
+        behind->released = aligned;
+    }
+#else
+    (void)behind;
+    (void)upto;
+#endif
+}
+
+typedef struct {
+    int32_t *topic;          /* the topic's code, per line */
+    int32_t *docno_offsets;  /* (rows + 1) */
+    unsigned char *docno_data;
+    int64_t *rank;
+    double *score;
+    Py_ssize_t rows, docno_bytes;
+    unsigned char *runtag;                   /* the first line's runtag (a copy) */
+    Py_ssize_t runtag_length;
+    int extra_fields;
+    TopicMap topics;
+} Split;
+
+static inline int same_bytes(const unsigned char *a, const unsigned char *b, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
+/* The first byte at or after p that is no ordinary byte (or end): eight bytes at a time while a byte
+ * above the space is all there is (a byte of 0x21 or more is always ordinary), then byte by byte. */
+static inline const unsigned char *field_end(const unsigned char *p, const unsigned char *end,
+                                             const unsigned char *kind) {
+    for (;;) {
+#if defined(__GNUC__) || defined(__clang__)
+        while (end - p >= 8) {
+            const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+            uint64_t word;
+            memcpy(&word, p, 8);
+            word = little_endian(word);
+            /* A high bit for each byte below 0x21: exact for the first such byte (Mycroft's test). */
+            uint64_t low = (word - 0x21 * ones) & ~word & highs;
+            if (low) {
+                p += __builtin_ctzll(low) / 8;
+                break;
+            }
+            p += 8;
+        }
+#endif
+        while (p < end && *p > 0x20) p++;  /* fewer than eight bytes left, or none below 0x21 in them */
+        if (p == end || kind[*p] != ORDINARY) return p;
+        p++;  /* a control byte: ordinary, look on */
+    }
+}
+
+/* Every line "topic Q0 docno rank score runtag[ more...]", fields separated by one `separator`, no other
+ * whitespace, no empty line; 0 if so (filling `out`, rows at most `room`), -1 to decline. */
+static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char separator, Py_ssize_t room,
+                       Split *out, Behind *behind) {
+    unsigned char kind[256] = {0};
+    kind[' '] = kind['\t'] = kind['\v'] = kind['\f'] = kind['\r'] = OTHER_SPACE;
+    kind[separator] = SEPARATOR;
+    kind['\n'] = NEWLINE;
+    const unsigned char *p = data, *end = data + size;
+    Py_ssize_t rows = 0, bytes = 0;
+    int32_t last_code = -1;
+    while (p < end) {
+        const unsigned char *field[WIDTH];
+        Py_ssize_t length[WIDTH];
+        int fields = 0;
+        if (rows == room) return -1;
+        for (;;) {
+            const unsigned char *start = p;
+            p = field_end(p, end, kind);
+            if (p == start) return -1;  /* an empty field: a blank line, or separators side by side */
+            if (fields < WIDTH) {
+                field[fields] = start;
+                length[fields] = p - start;
+            }
+            fields++;
+            if (p == end) break;
+            if (kind[*p] == SEPARATOR) {
+                p++;
+                continue;
+            }
+            if (kind[*p] == NEWLINE) {
+                p++;
+                break;
+            }
+            return -1;  /* other whitespace */
+        }
+        if (fields < WIDTH) return -1;
+        if (fields > WIDTH) out->extra_fields = 1;
+        if (last_code < 0 || out->topics.length[last_code] != length[0] ||
+            !same_bytes(field[0], out->topics.text + out->topics.start[last_code], length[0])) {
+            last_code = topic_code(&out->topics, field[0], length[0]);
+            if (last_code < 0) return -1;
+        }
+        out->topic[rows] = last_code;
+        if (bytes + length[2] > INT32_MAX) return -1;
+        out->docno_offsets[rows] = (int32_t)bytes;
+        memcpy(out->docno_data + bytes, field[2], (size_t)length[2]);
+        bytes += length[2];
+        int64_t rank;
+        if (read_integer(field[3], field[3] + length[3], &rank) < 0) return -1;
+        out->rank[rows] = rank;
+        if (read_real(field[4], field[4] + length[4], &out->score[rows]) < 0) return -1;
+        if (rows == 0) {
+            if (!(out->runtag = malloc((size_t)length[5]))) return -1;
+            memcpy(out->runtag, field[5], (size_t)length[5]);
+            out->runtag_length = length[5];
+        }
+        rows++;
+        release_behind(behind, p - data);
+    }
+    out->docno_offsets[rows] = (int32_t)bytes;
+    out->rows = rows;
+    out->docno_bytes = bytes;
+    return rows ? 0 : -1;
+}
+
+static Py_ssize_t count_newlines(const unsigned char *data, Py_ssize_t size, Behind *behind) {
+    Py_ssize_t count = 0;
+    const unsigned char *p = data, *end = data + size;
+    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        count++;
+        p++;
+        release_behind(behind, p - data);
+    }
+    return count;
+}
+
+/* The separator of the first line: the first space or tab in it; 0 if neither, or both, are there. */
+static unsigned char first_separator(const unsigned char *p, Py_ssize_t size) {
+    const unsigned char *end = memchr(p, '\n', (size_t)size);
+    if (!end) end = p + size;
+    const unsigned char *space = memchr(p, ' ', (size_t)(end - p)), *tab = memchr(p, '\t', (size_t)(end - p));
+    if ((space == NULL) == (tab == NULL)) return 0;
+    return space ? ' ' : '\t';
+}
+
+static PyObject *resized(PyObject *array, Py_ssize_t size) {
+    if (PyByteArray_Resize(array, size) < 0) {
+        Py_DECREF(array);
+        return NULL;
+    }
+    return array;
+}
+
+KERNEL_DOC(split_run_doc,
+"split_run(data, mapped=False) -> tuple | None\n\n"
+"A run file's bytes split into columns, or None where the file is not in the plain form this kernel\n"
+"takes (then the Python reader decides). The tuple: (rows, topic codes int32, docno offsets int32,\n"
+"docno bytes, ranks int64, scores float64 -- each a bytearray --, topic labels in first-seen order\n"
+"(bytes), the first line's runtag (bytes), whether a line had fields past the sixth). mapped: data is a read-only mapping of a file, whose pages are given back as they are\n"
+"read (the file is not changed; read again, they come back from the page cache).");
+
+PyObject *split_run(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer input;
+    int mapped = 0;
+    if (!PyArg_ParseTuple(args, "y*|p:split_run", &input, &mapped)) return NULL;
+    const unsigned char *data = input.buf;
+    Py_ssize_t size = input.len;
+    PyObject *topic = NULL, *offsets = NULL, *docnos = NULL, *ranks = NULL, *scores = NULL, *result = NULL;
+    Split split;
+    memset(&split, 0, sizeof split);
+    unsigned char separator = size ? first_separator(data, size) : 0;
+    if (!separator || size >= INT32_MAX || (size >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)) goto decline;
+    Py_ssize_t lines;
+    /* Only a read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it) is given
+     * back: a copy-on-write or anonymous mapping would lose what was written in it. */
+    Behind behind = {mapped && input.readonly && page_aligned(data) ? data : NULL, 0};
+    Py_BEGIN_ALLOW_THREADS
+    lines = count_newlines(data, size, &behind) + (data[size - 1] != '\n');
+    Py_END_ALLOW_THREADS
+    behind.released = 0;
+    topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
+    offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));
+    docnos = PyByteArray_FromStringAndSize(NULL, size);
+    ranks = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int64_t));
+    scores = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(double));
+    if (!topic || !offsets || !docnos || !ranks || !scores) goto fail;
+    split.topic = (int32_t *)PyByteArray_AS_STRING(topic);
+    split.docno_offsets = (int32_t *)PyByteArray_AS_STRING(offsets);
+    split.docno_data = (unsigned char *)PyByteArray_AS_STRING(docnos);
+    split.rank = (int64_t *)PyByteArray_AS_STRING(ranks);
+    split.score = (double *)PyByteArray_AS_STRING(scores);
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = split_lines(data, size, separator, lines, &split, &behind);
+    Py_END_ALLOW_THREADS
+    if (status < 0) goto decline;
+    Py_ssize_t rows = split.rows;
+    if (!(topic = resized(topic, rows * (Py_ssize_t)sizeof(int32_t)))) goto fail;
+    if (!(offsets = resized(offsets, (rows + 1) * (Py_ssize_t)sizeof(int32_t)))) goto fail;
+    if (!(docnos = resized(docnos, split.docno_bytes))) goto fail;
+    if (!(ranks = resized(ranks, rows * (Py_ssize_t)sizeof(int64_t)))) goto fail;
+    if (!(scores = resized(scores, rows * (Py_ssize_t)sizeof(double)))) goto fail;
+    PyObject *labels = PyList_New(split.topics.count);
+    if (!labels) goto fail;
+    for (Py_ssize_t j = 0; j < split.topics.count; j++) {
+        PyObject *label = PyBytes_FromStringAndSize((const char *)split.topics.text + split.topics.start[j],
+                                                    split.topics.length[j]);
+        if (!label) {
+            Py_DECREF(labels);
+            goto fail;
+        }
+        PyList_SET_ITEM(labels, j, label);
+    }
+    result = Py_BuildValue("(nNNNNNNy#N)", rows, topic, offsets, docnos, ranks, scores, labels,
+                           (const char *)split.runtag, split.runtag_length, PyBool_FromLong(split.extra_fields));
+    topic = offsets = docnos = ranks = scores = NULL;  /* the tuple holds them (or they were let go) */
+    goto done;
+decline:
+    result = Py_None;
+    Py_INCREF(result);
+    goto done;
+fail:
+    result = NULL;
+done:
+    Py_XDECREF(topic);
+    Py_XDECREF(offsets);
+    Py_XDECREF(docnos);
+    Py_XDECREF(ranks);
+    Py_XDECREF(scores);
+    topic_map_free(&split.topics);
+    free(split.runtag);
+    PyBuffer_Release(&input);
+    return result;
+}
+
+/* strtod's locale, made once when the module is imported. */
+void parse_init(void) {
+#ifdef HAVE_STRTOD_L
+    if (c_locale == (locale_t)0) c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+#endif
+}

@@ -1,0 +1,204 @@
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* -- row sums of masked values ------------------------------------------------------------------------
+ * np.where(mask, values, 0.0).sum(axis=1) without the array between: each row's kept values (0.0 where the
+ * mask is off) summed as numpy sums a contiguous row of doubles, 0.0 plus its pairwise sum (eight
+ * interleaved partial sums over blocks of at most 128, halves of longer rows summed apart). The Python side
+ * probes once that this numpy sums so, and else never calls it. */
+
+#define PAIRWISE_BLOCK 128
+
+static double pairwise_sum(const double *a, Py_ssize_t n) {
+    if (n < 8) {
+        double sum = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) sum += a[i];
+        return sum;
+    }
+    if (n <= PAIRWISE_BLOCK) {
+        double r[8];
+        Py_ssize_t i;
+        for (int j = 0; j < 8; j++) r[j] = a[j];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) sum += a[i];
+        return sum;
+    }
+    Py_ssize_t half = n / 2;
+    half -= half % 8;
+    return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
+}
+
+/* A scratch row of n doubles (room for one at least), or NULL with MemoryError set. */
+static double *scratch_row(Py_ssize_t n) {
+    double *row = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (!row) PyErr_NoMemory();
+    return row;
+}
+
+KERNEL_DOC(masked_row_sums_doc,
+"masked_row_sums(values, values_width, mask, mask_width, columns, out)\n\n"
+"out[r] = np.where(mask[r, :columns], values[r, :columns], 0.0).sum() for every row r: values float64\n"
+"(rows, values_width) and mask bool (rows, mask_width), both in C order, out float64 (rows,). Returns True.\n"
+"(A row holding NaNs of both signs may sum to a NaN of the other sign than numpy's.)");
+
+PyObject *masked_row_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer values, mask, out;
+    Py_ssize_t values_width, mask_width, columns;
+    if (!PyArg_ParseTuple(args, "y*ny*nnw*:masked_row_sums", &values, &values_width, &mask, &mask_width, &columns,
+                          &out))
+        return NULL;
+    PyObject *result = NULL;
+    double *row = NULL;
+    Py_ssize_t rows = out.len / (Py_ssize_t)sizeof(double);
+    if (columns < 0 || columns > values_width || columns > mask_width || !holds(values.len, rows, values_width, 8) ||
+        !holds(mask.len, rows, mask_width, 1)) {
+        PyErr_SetString(PyExc_ValueError, "masked_row_sums: arrays of the wrong shapes");
+        goto release;
+    }
+    if (!(row = scratch_row(columns))) goto release;
+    const double *value = values.buf;
+    const unsigned char *keep = mask.buf;
+    double *sums = out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const double *v = value + r * values_width;
+        const unsigned char *k = keep + r * mask_width;
+        for (Py_ssize_t c = 0; c < columns; c++) row[c] = k[c] ? v[c] : 0.0;
+        sums[r] = 0.0 + pairwise_sum(row, columns);
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_True;
+    Py_INCREF(result);
+release:
+    free(row);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+KERNEL_DOC(p_plus_parts_doc,
+"p_plus_parts(gains, within, ratio, width, columns, total, count, any)\n\n"
+"P+'s parts over the first `columns` columns of (rows, width) arrays in C order (gains and ratio float64,\n"
+"within bool): the first column holding a row's largest gain among its `within` entries (its preferred\n"
+"rank), then total[r] = np.where(upto, ratio, 0.0).sum() and count[r] (int64) the entries `within` up to\n"
+"that column, any[r] (bool) whether the row has an entry `within`; the sum as masked_row_sums sums.\n"
+"Returns True.");
+
+PyObject *p_plus_parts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer gains, within, ratio, total, count, any;
+    Py_ssize_t width, columns;
+    if (!PyArg_ParseTuple(args, "y*y*y*nnw*w*w*:p_plus_parts", &gains, &within, &ratio, &width, &columns, &total,
+                          &count, &any))
+        return NULL;
+    PyObject *result = NULL;
+    double *row = NULL;
+    Py_ssize_t rows = total.len / (Py_ssize_t)sizeof(double);
+    if (columns < 0 || columns > width || !holds(gains.len, rows, width, 8) || !holds(ratio.len, rows, width, 8) ||
+        !holds(within.len, rows, width, 1) || count.len != rows * 8 || any.len != rows) {
+        PyErr_SetString(PyExc_ValueError, "p_plus_parts: arrays of the wrong shapes");
+        goto release;
+    }
+    if (!(row = scratch_row(columns))) goto release;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const double *g = (const double *)gains.buf + r * width, *b = (const double *)ratio.buf + r * width;
+        const unsigned char *w = (const unsigned char *)within.buf + r * width;
+        double top = -INFINITY;
+        Py_ssize_t preferred = -1, kept = 0;
+        for (Py_ssize_t c = 0; c < columns; c++)
+            if (w[c] && g[c] > top) {
+                top = g[c];
+                preferred = c;
+            }
+        for (Py_ssize_t c = 0; c < columns; c++) {
+            int up = w[c] && c <= preferred;
+            row[c] = up ? b[c] : 0.0;
+            kept += up;
+        }
+        ((double *)total.buf)[r] = 0.0 + pairwise_sum(row, columns);
+        ((int64_t *)count.buf)[r] = kept;
+        ((unsigned char *)any.buf)[r] = preferred >= 0;
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_True;
+    Py_INCREF(result);
+release:
+    free(row);
+    PyBuffer_Release(&gains);
+    PyBuffer_Release(&within);
+    PyBuffer_Release(&ratio);
+    PyBuffer_Release(&total);
+    PyBuffer_Release(&count);
+    PyBuffer_Release(&any);
+    return result;
+}
+
+KERNEL_DOC(blended_ratio_doc,
+"blended_ratio(gains, position, ideal, rows, width, ideal_width, beta, out)\n\n"
+"BR(r) = (C(r) + beta cg(r)) / (r + beta cg*(min(r, L))) at every entry of (rows, width) arrays in C order\n"
+"(gains float64, position int64, out float64; ideal float64 (rows, L = ideal_width)): C and cg the running\n"
+"count and sum of the row's gains (> 0), cg* the running sum of its ideal gains (0 where L is 0), each\n"
+"summed in order as np.cumsum sums, and every operation numpy's (built without fused multiply-adds).\n"
+"Returns True, or None (declines) for a position numpy would not index by.");
+
+PyObject *blended_ratio(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer gains, position, ideal, out;
+    Py_ssize_t rows, width, ideal_width;
+    double beta;
+    if (!PyArg_ParseTuple(args, "y*y*y*nnndw*:blended_ratio", &gains, &position, &ideal, &rows, &width, &ideal_width,
+                          &beta, &out))
+        return NULL;
+    PyObject *result = NULL;
+    double *ideal_sums = NULL;
+    if (!holds(gains.len, rows, width, 8) || !holds(position.len, rows, width, 8) || !holds(out.len, rows, width, 8) ||
+        !holds(ideal.len, rows, ideal_width, 8)) {
+        PyErr_SetString(PyExc_ValueError, "blended_ratio: arrays of the wrong shapes");
+        goto release;
+    }
+    if (!(ideal_sums = scratch_row(ideal_width))) goto release;
+    int declined = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows && !declined; r++) {
+        const double *g = (const double *)gains.buf + r * width, *best = (const double *)ideal.buf + r * ideal_width;
+        const int64_t *at = (const int64_t *)position.buf + r * width;
+        double *br = (double *)out.buf + r * width;
+        Py_ssize_t last = ideal_width ? ideal_width : 1;
+        if (ideal_width) {
+            ideal_sums[0] = best[0];
+            for (Py_ssize_t j = 1; j < ideal_width; j++) ideal_sums[j] = ideal_sums[j - 1] + best[j];
+        } else {
+            ideal_sums[0] = 0.0;
+        }
+        int64_t count = 0;
+        double cumulative = 0.0;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            count += g[j] > 0;
+            cumulative = j ? cumulative + g[j] : g[j];
+            int64_t index = (at[j] < last ? at[j] : last) - 1;
+            if (index < 0) index += last;  /* (no rank is below 1; numpy's index -1 would be the last) */
+            if (index < 0) {
+                declined = 1;  /* numpy refuses such an index: its path says so */
+                break;
+            }
+            br[j] = ((double)count + beta * cumulative) / ((double)at[j] + beta * ideal_sums[index]);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = declined ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    free(ideal_sums);
+    PyBuffer_Release(&gains);
+    PyBuffer_Release(&position);
+    PyBuffer_Release(&ideal);
+    PyBuffer_Release(&out);
+    return result;
+}

@@ -1,0 +1,154 @@
+"""Row reductions the scoring kernels share, numpy's to the bit: masked row sums, the blended ratio, P+'s parts.
+
+Each function here is its numpy twin, written out, and takes the compiled kernel
+of the same name (divaleval/native/sums.c) instead where that kernel is built
+and the rows lie as it reads them (2-d, C order, of its types). A kernel's bits
+depend on how it adds and rounds: each is probed once against its twin (rows of
+irregular values, of every length numpy's pairwise sum treats apart), and is
+never taken by a process whose numpy or compiler computes otherwise.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .compiled import kernel, probed
+
+
+def _plain_rows(array: np.ndarray, dtype: type) -> bool:
+    """Whether ``array`` is 2-d, of ``dtype`` and in C order: rows a compiled kernel reads as they lie."""
+    return array.ndim == 2 and array.dtype == dtype and array.flags.c_contiguous
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and np.array_equal(a.view(np.int64), b.view(np.int64))
+
+
+# -- masked row sums ----------------------------------------------------------------------------------
+
+def masked_row_sums(values: np.ndarray, mask: np.ndarray, columns: int) -> np.ndarray:
+    """``np.where(mask[:, :columns], values[:, :columns], 0.0).sum(axis=1)``, to the same bits.
+
+    By the compiled kernel where it is taken: one pass, no array between. (A row
+    holding NaNs of both signs may give a NaN of the other sign: every NaN prints
+    as ``-nan``, and no kernel's terms are NaN where they are summed.)
+    """
+    compiled = kernel("masked_row_sums")
+    if compiled is not None and _plain_rows(values, np.float64) and _plain_rows(mask, np.bool_) \
+            and len(values) == len(mask):
+        sums = np.empty(len(values))
+        compiled(values, values.shape[1], mask, mask.shape[1], columns, sums)
+        return sums
+    return _numpy_masked_row_sums(values, mask, columns)
+
+
+def _numpy_masked_row_sums(values: np.ndarray, mask: np.ndarray, columns: int) -> np.ndarray:
+    return np.where(mask[:, :columns], values[:, :columns], 0.0).sum(axis=1)
+
+
+# Widths of every class numpy's pairwise sum treats apart: below 8, up to a block of 128, longer.
+PROBED_WIDTHS = (*range(0, 20), 63, 64, 65, 127, 128, 129, 200, 257, 1000)
+
+
+@probed("masked_row_sums")
+def _sums_agree(compiled) -> bool:
+    rng = np.random.default_rng(0)
+    for width in PROBED_WIDTHS:
+        values = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        mask = rng.random((3, width)) < 0.7
+        for columns in {0, width // 2, width}:
+            sums = np.empty(3)
+            compiled(values, width, mask, width, columns, sums)
+            if not _same_bits(sums, _numpy_masked_row_sums(values, mask, columns)):
+                return False
+    return True
+
+
+# -- the blended ratio --------------------------------------------------------------------------------
+
+def blended_ratio(gains: np.ndarray, position: np.ndarray, ideal: np.ndarray, beta: float) -> np.ndarray:
+    """BR(r) = (C(r) + beta cg(r)) / (r + beta cg*(min(r, L))) at every entry of (rows, width) ``gains`` at
+    ranks ``position``: C and cg the running count and sum of a row's gains (> 0), cg* the running sum of
+    its (rows, L) ``ideal`` gains (0 where L is 0); 0/0 gives NaN, as numpy does, unwarned."""
+    compiled = kernel("blended_ratio")
+    if compiled is not None and _plain_rows(gains, np.float64) and _plain_rows(position, np.int64) \
+            and _plain_rows(ideal, np.float64) and len(ideal) == len(gains):
+        ratio = np.empty(gains.shape)  # the same operations, row by row in one pass
+        if compiled(gains, position, ideal, *gains.shape, ideal.shape[1], float(beta), ratio):
+            return ratio
+    return _numpy_blended_ratio(gains, position, ideal, beta)
+
+
+def _numpy_blended_ratio(gains: np.ndarray, position: np.ndarray, ideal: np.ndarray, beta: float) -> np.ndarray:
+    count = np.cumsum(gains > 0, axis=1)
+    cumulative = np.cumsum(gains, axis=1)
+    ideal_cumulative = np.cumsum(ideal, axis=1)
+    width = max(ideal_cumulative.shape[1], 1)
+    if ideal_cumulative.shape[1] == 0:
+        ideal_cumulative = np.zeros((len(gains), 1))
+    rank = np.minimum(position, width)
+    ideal_at = np.take_along_axis(ideal_cumulative, rank - 1, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (count + beta * cumulative) / (position + beta * ideal_at)
+
+
+@probed("blended_ratio")
+def _ratio_agrees(compiled) -> bool:
+    # (A build that fused multiplies and adds would round once where numpy rounds twice.)
+    rng = np.random.default_rng(0)
+    gains = np.where(rng.random((40, 30)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (40, 30)), 0.0)
+    position = np.cumsum(rng.integers(1, 4, (40, 30)), axis=1)
+    ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0, 0.3], (40, 25)), axis=1)
+    for beta in (0.7, 3.1):
+        ratio = np.empty(gains.shape)
+        if not compiled(gains, position, ideal, 40, 30, 25, beta, ratio) or \
+                not _same_bits(ratio, _numpy_blended_ratio(gains, position, ideal, beta)):
+            return False
+    return True
+
+
+# -- P+'s parts ---------------------------------------------------------------------------------------
+
+def p_plus_parts(gains: np.ndarray, within: np.ndarray, ratio: np.ndarray, columns: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Over the first ``columns`` columns of (rows, width) arrays, each row's preferred entry (the first
+    holding its largest gain among its entries ``within``), then (the sum of ``ratio`` over the entries
+    ``within`` up to the preferred one, as :func:`masked_row_sums` sums; their count; whether the row has
+    an entry ``within``)."""
+    compiled = kernel("p_plus_parts")
+    if compiled is not None and _plain_rows(gains, np.float64) and _plain_rows(within, np.bool_) \
+            and _plain_rows(ratio, np.float64):
+        rows = len(gains)  # the same parts in one pass
+        total, count, found = np.empty(rows), np.empty(rows, dtype=np.int64), np.empty(rows, dtype=bool)
+        compiled(gains, within, ratio, gains.shape[1], columns, total, count, found)
+        return total, count, found
+    return _numpy_p_plus_parts(gains, within, ratio, columns)
+
+
+def _numpy_p_plus_parts(gains: np.ndarray, within: np.ndarray, ratio: np.ndarray, columns: int
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    within, gains = within[:, :columns], gains[:, :columns]
+    top = np.where(within, gains, -np.inf).max(axis=1, initial=-np.inf)
+    at_top = within & (gains == top[:, None])
+    preferred = np.argmax(at_top, axis=1)  # the preferred entry (0 where no entry is within)
+    upto = within & (np.arange(columns)[None, :] <= preferred[:, None])
+    return masked_row_sums(ratio, upto, columns), upto.sum(axis=1), at_top.any(axis=1)
+
+
+@probed("p_plus_parts")
+def _parts_agree(compiled) -> bool:
+    rng = np.random.default_rng(0)
+    for width in PROBED_WIDTHS[1:]:  # (no list is empty: numpy has no largest gain of none)
+        # The largest gain anywhere, last (a sum over the whole row), or repeated among a few levels.
+        rising = rng.random((3, width)) + np.arange(width) * np.array([[0.0], [1.0], [0.0]])
+        levels = rng.choice([1.0, 3.0, 7.0, 0.3], (3, width))
+        gains = np.where(rng.random((3, width)) < 0.7, np.where([[True], [True], [False]], rising, levels), 0.0)
+        within = (gains > 0) & (rng.random((3, width)) < 0.9)
+        ratio = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        for columns in {1, max(width // 2, 1), width}:
+            parts = np.empty(3), np.empty(3, dtype=np.int64), np.empty(3, dtype=bool)
+            compiled(gains, within, ratio, width, columns, *parts)
+            expected = _numpy_p_plus_parts(gains, within, ratio, columns)
+            if not (_same_bits(parts[0], expected[0]) and np.array_equal(parts[1], expected[1])
+                    and np.array_equal(parts[2], expected[2])):
+                return False
+    return True

@@ -1,0 +1,83 @@
+"""The kernels over text: splitting a run file, matching (group, text) keys, printing rows of numbers.
+
+Their twins are whole paths of the layers above (the Arrow reader of io/, the
+numpy hash table of model/text_keys.py, the printf of output/formatting.py), so
+each function here answers None for "not built, turned off, or declined" and its
+caller takes its own path: no caller asks for the compiled kernels itself.
+"""
+from __future__ import annotations
+
+import mmap
+from typing import Callable, ContextManager, NamedTuple
+
+import numpy as np
+
+from .compiled import kernel
+
+
+class SplitRun(NamedTuple):
+    """A run file's columns, as split by the kernel."""
+
+    rows: int
+    topic_codes: np.ndarray    # int32: each line's topic, an index into labels
+    docno_offsets: bytearray   # int32 offsets and bytes: the docnos as the buffers of an Arrow binary array
+    docno_bytes: bytearray
+    rank: np.ndarray           # int64
+    score: np.ndarray          # float64
+    labels: list[bytes]        # the topics, in first-seen order
+    runtag: bytes              # the first line's
+    extra_fields: bool         # some line had fields past the sixth
+
+
+def split_run(content: Callable[[], ContextManager]) -> SplitRun | None:
+    """A run file's content split into columns, or None: the kernel is not taken, or the file is not in the
+    plain form it takes (one space or one tab between fields, plain numbers). ``content()`` gives the bytes
+    (a buffer, or a read-only mapping of the file, whose pages are given back as they are read) for the
+    split: only asked for when the kernel is taken."""
+    compiled = kernel("split_run")
+    if compiled is None:
+        return None
+    with content() as data:
+        split = compiled(data, isinstance(data, mmap.mmap))
+    if split is None:
+        return None
+    rows, topic_codes, offsets, docnos, ranks, scores, labels, runtag, extra_fields = split
+    return SplitRun(rows, np.frombuffer(topic_codes, dtype=np.int32), offsets, docnos,
+                    np.frombuffer(ranks, dtype=np.int64), np.frombuffer(scores, dtype=np.float64), labels, runtag,
+                    extra_fields)
+
+
+class KeyArrays(NamedTuple):
+    """Keys as the matching kernel reads them: key i is ``(group[i], data[offsets[i]:offsets[i + 1]])``."""
+
+    group: np.ndarray        # integers below 2**31
+    offsets: np.ndarray      # int32 (other offsets are declined)
+    data: object             # a buffer (None: no bytes)
+    table: tuple | None      # (slots uint64, shift, rows uint64 (keys, width) in C order: a key's
+                             # ``length << 32 | group``, then its 64-bit words); None: no table
+    position_type: type      # of a position in the table
+
+
+def match_keys(keys: Callable[[], KeyArrays | None]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(each key's position in the table, -1 where it lacks the key or there is none; the positions of the
+    keys equal to an earlier one, int64, ascending), or None: the kernel is not taken, ``keys()`` gives None,
+    or keys share hashes too often. ``keys()`` makes the arrays: only asked for when the kernel is taken."""
+    compiled = kernel("match_keys")
+    arrays = keys() if compiled is not None else None
+    if arrays is None or arrays.offsets.dtype != np.int32:
+        return None
+    found = np.full(len(arrays.group), -1, dtype=arrays.position_type)
+    repeated = compiled(np.ascontiguousarray(arrays.group, dtype=np.int32), arrays.offsets,
+                        arrays.data if arrays.data is not None else b"", found, arrays.table)
+    return None if repeated is None else (found, np.array(repeated, dtype=np.int64))
+
+
+def fixed_rows(matrix: np.ndarray, digits: int, sep: str) -> list[str] | None:
+    """Each row of a 2-d ``matrix`` as its values printed by ``printf("%.<digits>f")``
+    (NaN as ``-nan``) joined by ``sep``, or None: the kernel is not taken, or declines (more than 9 digits,
+    a value beyond 2**93, a separator of more than one ASCII character)."""
+    compiled = kernel("fixed_rows")
+    if compiled is None or matrix.ndim != 2 or len(sep) != 1:
+        return None
+    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
+    return compiled(matrix, matrix.shape[0], matrix.shape[1], digits, sep)
