@@ -24,7 +24,7 @@ _os.environ.setdefault("MIMALLOC_PURGE_DELAY", "50")
 from .aggregate import mean_rows, topic_mean
 from .api import (
     asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects,
-    load_preferences, load_qrels, make_evaluator, make_settings, metric_unanimity, rank_correlation,
+    load_preferences, load_qrels, make_evaluator, make_settings, meta_evaluate, metric_unanimity, rank_correlation,
     read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs, simulate_preferences,
 )
 from .errors import DivalevalError, InputError, UsageError
@@ -63,6 +63,7 @@ __all__ = [
     "discriminative_power",
     "asl_curves",
     "metric_unanimity",
+    "meta_evaluate",
     "gold_agreement",
     "risk",
     "risk_runs",

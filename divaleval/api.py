@@ -6,22 +6,17 @@
 """
 from __future__ import annotations
 
-import math
-import os
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
 
-import numpy as np
-
-from .cluster import Cluster, map_blocks
+from .cluster import Scheduler, placed
 from .compat import conventions as mode_conventions
-from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
-from .evaluator import Evaluator, RunLike, run_inputs
-from .io import IntentProbabilities, RunTable, read_iprob, read_qrels, read_run
+from .errors import InputError, UsageError, WarningSink, warn_to_stderr
+from .evaluator import Evaluator, RunLike, pooled_documents
+from .io import IntentProbabilities, RunTable, read_iprob, read_qrels
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.gold import GoldPreferences, read_gold
 from .io.preferences import PreferenceTable, read_preferences, read_profiles
-from .io.scores import read_scores
+from .io.scores import chosen_columns, read_scores
 from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .measures.core import INTENTS
@@ -29,16 +24,13 @@ from .memory import release_unused_memory
 from .model import (AspectQrels, JudgedDocuments, PreferenceQrels, Qrels, Settings, build_aspect_qrels,
                     build_preference_qrels, build_qrels)
 from .model.preference_simulation import profiles_of, simulate
-from .ranking import rank_run
 from .results import RunScores, scores_frame
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from . import axioms
-    from .meta import ScoreCube
-
-Scheduler = Union[str, "Cluster", None]  # a Dask cluster: an address, a scheduler file, local[:N], or connected
+    from .meta import MetaReport, ScoreCube
 
 
 def load_qrels(
@@ -105,13 +97,7 @@ def simulate_preferences(
     elif not isinstance(qrels, Qrels):
         raise UsageError(f"preferences are simulated from intentwise qrels; {qrels.name} has no intents")
     chosen = profiles_of(qrels, None if profiles is None else read_profiles(profiles), warn)
-    pooled = None
-    if pool:
-        pooled = np.zeros(len(qrels.row_key), dtype=bool)
-        for _, run in run_inputs(list(pool)):
-            ranked = rank_run(read_run(run) if isinstance(run, str) else run, qrels, order="score",
-                              depth=pool_depth)
-            pooled[ranked.row[ranked.row >= 0]] = True
+    pooled = pooled_documents(qrels, list(pool), pool_depth) if pool else None
     return simulate(qrels, chosen, kind=kind, ties=ties, seed=seed,
                     covered_weight=conventions.preference_rules.simulated_covered_weight, pool=pooled)
 
@@ -163,18 +149,8 @@ def make_evaluator(
         qrels = load_qrels(qrels, iprob, warn)
     elif iprob is not None:
         qrels = _with_iprob(qrels, iprob, warn)
-    if settings.rel_min > 1 and isinstance(qrels, Qrels) and any(m.definition.binary for m in chosen):
-        _note_below_threshold(qrels, settings.rel_min, warn)
     return Evaluator(qrels, chosen, order=order, depth=depth, complete=complete, dedupe=dedupe,
                      skip_bad=skip_bad, settings=settings, warn=warn, judged_only=judged_only)
-
-
-def _note_below_threshold(qrels: Qrels, rel_min: int, warn: WarningSink) -> None:
-    """Name the topics whose relevant documents are all below the threshold: binary measures score them 0."""
-    lost = (qrels.n_intents > 0) & (qrels.at_relevance_level(rel_min).n_intents == 0)
-    if lost.any():
-        warn(f"no document reaches level {rel_min} (--rel-min) in topics "
-             f"{describe_ids([qrels.topic_ids[t] for t in np.flatnonzero(lost)])}: the binary measures score them 0")
 
 
 def score_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike],
@@ -185,33 +161,10 @@ def score_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike],
     The options are those of :func:`evaluate`. Nothing is held once yielded, so
     memory stays flat in the number of runs (the command line prints this way).
     """
-    _check_one_place(jobs, scheduler)
     check_stdin_once(qrels, runs, options.get("iprob"))
-    with connected(scheduler) as cluster:
+    with placed(jobs, scheduler) as place:
         evaluator = make_evaluator(qrels, measures, **options)
-        yield from _score_all(evaluator, runs, jobs, cluster)
-
-
-def _check_one_place(jobs: int, scheduler: Scheduler) -> None:
-    if scheduler is not None and jobs != 1:
-        raise UsageError("give jobs or a scheduler, not both")
-
-
-def _score_all(evaluator: Evaluator, runs: RunLike | Iterable[RunLike], jobs: int,
-               cluster: Cluster | None) -> Iterator[RunScores]:
-    """The evaluator's scores of the runs: in ``jobs`` processes (0: one per core), or on the cluster."""
-    return evaluator.score_all(runs, (os.cpu_count() or 1) if jobs == 0 else jobs,
-                               backend=None if cluster is None else cluster.score)
-
-
-@contextmanager
-def connected(scheduler: Scheduler) -> Iterator[Cluster | None]:
-    """The Dask cluster a function was given: connected here (and closed after) when given by its address."""
-    if scheduler is None or not isinstance(scheduler, str):
-        yield scheduler
-        return
-    with Cluster(scheduler) as cluster:  # Dask is imported only now
-        yield cluster
+        yield from place.score_all(evaluator, runs)
 
 
 def risk_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike], baseline: RunLike,
@@ -226,21 +179,17 @@ def risk_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike], b
     scored first with the same options (a topic it lacks scores 0); the other
     options are those of :func:`evaluate`.
     """
-    try:
-        alpha = float(risk_alpha)
-    except (TypeError, ValueError):
-        alpha = math.nan
-    if not (math.isfinite(alpha) and alpha >= 0):
-        raise UsageError(f"the risk alpha must be a number >= 0, not {risk_alpha!r}")
+    from .meta.risk import risk_scores  # (imported here: evaluating without a baseline never loads meta/, stats/)
+    from .stats.risk import checked_alpha
+
+    alpha = checked_alpha(risk_alpha)
     listed = [runs] if isinstance(runs, (str, RunTable)) else list(runs)
     check_stdin_once(qrels, [*listed, baseline], options.get("iprob"))
-    from .meta.risk import risk_scores  # (imported here: evaluating without a baseline never loads meta/)
 
-    _check_one_place(jobs, scheduler)
-    with connected(scheduler) as cluster:
+    with placed(jobs, scheduler) as place:
         evaluator = make_evaluator(qrels, measures, **options)
         base = evaluator.score(baseline)
-        for scores in _score_all(evaluator, listed, jobs, cluster):
+        for scores in place.score_all(evaluator, listed):
             yield risk_scores(scores, base, alpha, evaluator.warn)
 
 
@@ -411,14 +360,7 @@ def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | 
     """
     meta = _meta()
     tables = [read_scores(path, warn) for path in ([paths] if isinstance(paths, str) else paths)]
-    names = None
-    if measures is not None:
-        columns = set(tables[0].measures)
-        names = []
-        for item in [measures] if isinstance(measures, str) else measures:
-            for name in [item] if item in columns else [m.name for m in resolve_measures([item])]:
-                if name not in names:
-                    names.append(name)
+    names = chosen_columns(tables, measures, lambda item: [m.name for m in resolve_measures([item])])
     return meta.cube_from_tables(tables, names, missing)
 
 
@@ -429,7 +371,8 @@ def as_cube(scores: ScoresLike, missing: str = "error") -> ScoreCube:
 
 
 def compare(scores: ScoresLike, baseline: str | None = None, *, trials: int = 10_000, seed: int | None = 0,
-            level: float = 0.95, scheduler: Scheduler = None) -> pd.DataFrame:
+            level: float = 0.95, scheduler: Scheduler = None, progress: Callable[[int], None] | None = None
+            ) -> pd.DataFrame:
     """Compare runs per measure: every run against ``baseline`` (a file, file name or runtag), else every pair.
 
     One row per (measure, pair): ``mean_a``, ``mean_b``, ``diff`` (a - b), its
@@ -437,12 +380,14 @@ def compare(scores: ScoresLike, baseline: str | None = None, *, trials: int = 10
     (``p_t``, Holm-adjusted ``p_t_holm``), Fisher randomisation (``p_rand``,
     ``p_rand_holm``) and the randomised Tukey HSD over all runs (``p_hsd``), with
     ``trials`` trials drawn from ``seed`` (on a Dask cluster with ``scheduler``:
-    the same p-values whatever its number of workers).
+    the same p-values whatever its number of workers). ``progress`` is told of
+    each block of trials done (their number). Rendered as ``divaleval compare``
+    prints it: :func:`divaleval.output.compare.render_comparison`.
     """
     meta = _meta()
-    with connected(scheduler) as cluster:
+    with placed(scheduler=scheduler) as place:
         return meta.compare_runs(as_cube(scores), baseline, trials=trials, seed=seed, level=level,
-                                 map_blocks=map_blocks(cluster))
+                                 progress=progress, map_blocks=place.map_blocks)
 
 
 def rank_correlation(scores: ScoresLike, level: float = 0.95) -> pd.DataFrame:
@@ -456,9 +401,9 @@ def discriminative_power(scores: ScoresLike, *, methods: Iterable[str] | None = 
     """Per measure and method (``tukey``, ``bootstrap``): pairs of runs significant at ``alpha``, and the
     smallest significant difference (trials on a Dask cluster with ``scheduler``)."""
     meta = _meta()
-    with connected(scheduler) as cluster:
+    with placed(scheduler=scheduler) as place:
         significance = meta.pair_significance(as_cube(scores), tuple(meta.METHODS if methods is None else methods),
-                                              trials=trials, seed=seed, map_blocks=map_blocks(cluster))
+                                              trials=trials, seed=seed, map_blocks=place.map_blocks)
     return meta.power_summary(significance, alpha)
 
 
@@ -466,9 +411,9 @@ def asl_curves(scores: ScoresLike, *, methods: Iterable[str] | None = None, tria
                seed: int | None = 0, scheduler: Scheduler = None) -> pd.DataFrame:
     """Per measure and method, every pair of runs with its p-value (ASL), sorted, ranked from 1."""
     meta = _meta()
-    with connected(scheduler) as cluster:
+    with placed(scheduler=scheduler) as place:
         significance = meta.pair_significance(as_cube(scores), tuple(meta.METHODS if methods is None else methods),
-                                              trials=trials, seed=seed, map_blocks=map_blocks(cluster))
+                                              trials=trials, seed=seed, map_blocks=place.map_blocks)
     return meta.asl_curves(significance)
 
 
@@ -483,3 +428,21 @@ def gold_agreement(scores: ScoresLike, gold: str | GoldPreferences, level: float
     meta = _meta()
     return meta.gold_agreement(as_cube(scores), gold if isinstance(gold, GoldPreferences) else read_gold(gold),
                                level)
+
+
+def meta_evaluate(scores: ScoresLike, sections: Iterable[str] | None = None, *, methods: Iterable[str] | None = None,
+                  alpha: float = 0.05, trials: int = 10_000, seed: int | None = 0,
+                  gold: str | GoldPreferences | None = None, also: Iterable[str] = (), scheduler: Scheduler = None,
+                  progress: Callable[[int], None] | None = None) -> MetaReport:
+    """The tables of ``divaleval meta``: the ``sections`` asked for (:data:`divaleval.meta.SECTIONS`; default
+    tau-matrix, power, mu, and gold with ``gold``), and those of ``also`` (computed, not printed).
+
+    The trials of the tests run on a Dask cluster with ``scheduler``; ``progress`` is told of each block
+    done. Rendered as the command prints it: :func:`divaleval.output.meta.render_meta`.
+    """
+    meta = _meta()
+    if isinstance(gold, str):
+        gold = read_gold(gold)
+    with placed(scheduler=scheduler) as place:
+        return meta.meta_report(as_cube(scores), sections, methods=methods, alpha=alpha, trials=trials, seed=seed,
+                                gold=gold, also=also, progress=progress, map_blocks=place.map_blocks)

@@ -33,8 +33,9 @@ from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .memory import release_unused_memory
 from .model.judged import JudgedDocuments
+from .model.qrels import Qrels
 from .model.settings import Settings
-from .ranking import ORDERS, RankedRun, match_run, rank_matched
+from .ranking import ORDERS, RankedRun, match_run, rank_matched, rank_run
 from .results import RawScores, RunScores
 
 # Runs read, matched and ranked ahead, each in a thread of its own (mostly Arrow, which releases the
@@ -117,8 +118,9 @@ class Evaluator:
     """Scores runs against one set of qrels with fixed measures and settings.
 
     Every usage check happens here, before any run is read: the order and
-    depth, and whether each measure fits the qrels. ``order`` and ``depth``
-    default to those of the settings' conventions.
+    depth, and whether each measure fits the qrels (and topics left without a
+    relevant document by the settings' ``rel_min`` are named in a warning).
+    ``order`` and ``depth`` default to those of the settings' conventions.
     """
 
     def __init__(
@@ -136,6 +138,8 @@ class Evaluator:
         judged_only: bool = False,
     ) -> None:
         self.settings = settings or Settings()
+        if self.settings.rel_min > 1 and isinstance(qrels, Qrels) and any(m.definition.binary for m in measures):
+            _note_below_threshold(qrels, self.settings.rel_min, warn)
         conventions = self.settings.conventions
         order = order or conventions.order
         depth = depth or conventions.depth
@@ -382,6 +386,23 @@ class _Pace:
 # -- worker processes ---------------------------------------------------------------
 
 _worker_evaluator: Evaluator | None = None
+
+
+def _note_below_threshold(qrels: Qrels, rel_min: int, warn: WarningSink) -> None:
+    """Name the topics whose relevant documents are all below the threshold: binary measures score them 0."""
+    lost = (qrels.n_intents > 0) & (qrels.at_relevance_level(rel_min).n_intents == 0)
+    if lost.any():
+        warn(f"no document reaches level {rel_min} (--rel-min) in topics "
+             f"{describe_ids([qrels.topic_ids[t] for t in np.flatnonzero(lost)])}: the binary measures score them 0")
+
+
+def pooled_documents(qrels: Qrels, runs: RunLike | Iterable[RunLike], depth: int) -> np.ndarray:
+    """The pool of the runs: per qrels row, whether a run ranks its document (in score order) within ``depth``."""
+    pooled = np.zeros(len(qrels.row_key), dtype=bool)
+    for _, run in run_inputs(runs):
+        ranked = rank_run(read_run(run) if isinstance(run, str) else run, qrels, order="score", depth=depth)
+        pooled[ranked.row[ranked.row >= 0]] = True
+    return pooled
 
 
 def _init_worker(evaluator: Evaluator) -> None:

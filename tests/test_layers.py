@@ -196,3 +196,91 @@ def test_only_native_calls_the_compiled_module():
             continue
         assert not names_from_native(path) & SWITCH, path
         assert not re.search(r"\b_kernels\b|\bkernels\(\)|\bnative\.kernels?\(", path.read_text()), path
+
+# -- rendering lives in output/, where the work runs is resolved once, the measure registry has no circle ---------
+
+def _source_tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text())
+
+
+def _runtime_imports(path: Path) -> list[str]:
+    """The absolute module names a module imports when it runs (``if TYPE_CHECKING:`` blocks left out)."""
+    package = list(path.relative_to(PACKAGE.parent).parts[:-1])  # what a relative import starts from
+    names = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            names.extend([target] if node.module else [f"{target}.{alias.name}" for alias in node.names])
+        elif isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(_source_tree(path))
+    return names
+
+
+CLI = sorted((PACKAGE / "cli").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", CLI, ids=lambda p: p.name)
+def test_cli_renders_no_table(path):
+    """The command line parses options and prints what output/ renders: no table, CSV or JSON of its own,
+    and none of output/'s formatting primitives (so the library returns what the commands print)."""
+    for name in _runtime_imports(path):
+        assert name.split(".")[0] not in ("tabulate", "json", "csv"), f"{path} imports {name}: render in output/"
+        assert name not in ("divaleval.output.formatting", "divaleval.output.tables"), \
+            f"{path} imports {name}: a primitive of output/'s renderers"
+    text = path.read_text()
+    assert not re.search(r"\.to_csv\(|\bc_fixed\b|\btext_table\b|\bjson\.dumps\b", text), path
+
+
+def test_one_resolver_of_where_the_work_runs():
+    """-j, --scheduler and a connected cluster are resolved in cluster.py alone: only it refuses jobs with a
+    scheduler, counts the cores for jobs = 0, and connects to a cluster."""
+    checks, connects, cores = [], [], []
+    for path in MODULES:
+        text = path.read_text()
+        if re.search(r"\bjobs\s*!=\s*1\b", text):
+            checks.append(path.relative_to(PACKAGE))
+        if re.search(r"\bcpu_count\(\)", text) and re.search(r"\bjobs\b", text):
+            cores.append(path.relative_to(PACKAGE))
+        for node in ast.walk(_source_tree(path)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Cluster":
+                connects.append(path.relative_to(PACKAGE))
+    assert checks == [Path("cluster.py")], checks
+    assert set(cores) <= {Path("cluster.py")}, cores
+    assert set(connects) == {Path("cluster.py")}, connects
+
+
+def test_measure_registry_has_no_import_circle():
+    """The registry's table is a leaf (it imports nothing of measures/ at run time), and the modules of
+    measures/core import one another without a circle (definition.py and registry.py both import the table)."""
+    core = PACKAGE / "measures" / "core"
+    assert not [n for n in _runtime_imports(core / "table.py") if n.startswith("divaleval")], "table.py is a leaf"
+    modules = {path.stem: path for path in core.glob("*.py") if path.name != "__init__.py"}
+    edges = {}
+    for name, path in modules.items():
+        edges[name] = {imported.rsplit(".", 1)[-1] for imported in _runtime_imports(path)
+                       if imported.startswith("divaleval.measures.core.")
+                       and imported.rsplit(".", 1)[-1] in modules} - {name}
+    assert "table" in edges["definition"] and "table" in edges["registry"]
+    assert "registry" not in edges["definition"]
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"import circle: {' -> '.join(path + (name,))}"
+        if name in done:
+            return
+        for other in sorted(edges[name]):
+            visit(other, path + (name,))
+        done.add(name)
+
+    for name in sorted(edges):
+        visit(name, ())

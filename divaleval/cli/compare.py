@@ -5,13 +5,14 @@ import sys
 
 import click
 
-from ..cluster import map_blocks
-from ..meta import compare_runs, topic_differences
+from ..api import compare
+from ..meta import topic_differences
+from ..output.compare import COMPARE_FORMATS, render_comparison
 from ..output.plots import check_plot_path, plot_topic_differences
 from .group import CONTEXT, main_group
 from .progress import Progress
-from .scoring import (INPUTS_HELP, check_output_path, cluster_of, format_p, json_records, load_cube,
-                      reported_errors, score_input_options, text_table)
+from .scaleout import placement
+from .scoring import INPUTS_HELP, check_output_path, load_cube, reported_errors, score_input_options
 from .types import PlainFloat
 
 MAX_PLOTTED_PAIRS = 12
@@ -43,7 +44,7 @@ Examples:
 @click.option("--baseline", metavar="RUN", help="Compare every run with this one (its file, file name or runtag).")
 @click.option("--alpha", type=PlainFloat(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="The intervals are at level 1 - alpha.")
-@click.option("-f", "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+@click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output: a table, CSV (one row per measure and pair), JSON lines.")
 @click.option("--plot", metavar="FILE", help="Draw per-topic differences of the compared pairs under the first "
                                              "measure (or --plot-measure) to FILE (.png, .pdf, .svg).")
@@ -52,13 +53,13 @@ def compare_command(inputs, measures, score_files, missing, iprob, order, gain, 
                     judged_only, rel_min, jobs, scheduler, ship_runs, trials, seed, quiet, baseline, alpha, fmt, plot,
                     plot_measure):
     """Compare runs per measure, with significance tests over topics."""
-    with reported_errors(), cluster_of(scheduler, ship_runs, jobs) as cluster:
+    with reported_errors(), placement(jobs, scheduler, ship_runs) as place:
         if plot:
             check_plot_path(plot)
             check_output_path(plot, inputs + score_files)
         cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
                          topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, judged_only=judged_only,
-                         rel_min=rel_min, jobs=jobs, scheduler=cluster)
+                         rel_min=rel_min, jobs=place.jobs, scheduler=place.cluster)
         drawn = plot_measure or cube.measures[0]
         if plot:
             if drawn not in cube.measures:
@@ -69,29 +70,8 @@ def compare_command(inputs, measures, score_files, missing, iprob, order, gain, 
                 raise click.UsageError(f"--plot draws at most {MAX_PLOTTED_PAIRS} pairs: choose a --baseline "
                                        "or fewer runs")
         with Progress("divaleval compare", 2 * trials, unit="trials", enabled=False if quiet else None) as bar:
-            rows = compare_runs(cube, baseline, trials=trials, seed=seed, level=1 - alpha, progress=bar.advance,
-                                map_blocks=map_blocks(cluster))
+            rows = compare(cube, baseline, trials=trials, seed=seed, level=1 - alpha, scheduler=place.cluster,
+                           progress=bar.advance)
         if plot:
             plot_topic_differences(differences, plot, drawn)
-    if fmt == "csv":
-        rows.to_csv(sys.stdout, index=False, lineterminator="\n")
-    elif fmt == "json":
-        for line in json_records(rows):
-            click.echo(line)
-    else:
-        click.echo(_table(cube, rows, trials, alpha))
-
-
-def _table(cube, rows, trials: int, alpha: float) -> str:
-    means = cube.means()
-    header = f"{len(cube.runs)} runs, {len(cube.topics)} topics; randomised tests: {trials} trials"
-    means_table = text_table([[run, *(f"{v:.4f}" for v in means[r])] for r, run in enumerate(cube.runs)],
-                             ["run", *cube.measures])
-    level = f"{100 * (1 - alpha):g}% CI"
-    body = [[row.measure, row.run_a, row.run_b, f"{row.diff:+.4f}", f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]",
-             f"{row.effect_dz:+.3f}", format_p(row.p_t), format_p(row.p_t_holm), format_p(row.p_rand, trials),
-             format_p(row.p_rand_holm, trials), format_p(row.p_hsd, trials)]
-            for row in rows.itertuples(index=False)]
-    tests = text_table(body, ["measure", "run A", "run B", "A - B", level, "d_z", "p(t)", "Holm", "p(rand)", "Holm",
-                              "p(HSD)"], names=3)
-    return f"{header}\n\nMeans\n{means_table}\n\nDifferences (two-sided p-values)\n{tests}"
+    sys.stdout.write(render_comparison(cube, rows, fmt, trials, alpha))

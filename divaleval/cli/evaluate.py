@@ -17,12 +17,12 @@ from ..api import (
 from ..compat import MODES
 from ..errors import DivalevalError, UsageError
 from ..io import parse_aspect_specs
-from ..measures import ALIASES, catalogue, describe_sets
 from ..output import FORMATS, make_writer
+from ..output.measures import measure_list
 from ..ranking import ORDERS
 from .group import CONTEXT, DEFAULT_COMMAND, PlainContext, main_group
 from .progress import Progress, count_runs
-from .scaleout import cluster_options, connect_cluster
+from .scaleout import cluster_options, placement
 from .types import PlainFloat, PlainInt
 
 EPILOG = """\b
@@ -68,28 +68,7 @@ class EvaluateCommand(click.Command):
 def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    from tabulate import tabulate  # (20 ms to import: not at every start of the command)
-
-    click.echo(tabulate([d.catalogue_row() for d in catalogue()],
-                        headers=["measure", "parameters (defaults)", "definition"], maxcolwidths=[None, 36, None]))
-    click.echo("\n" + describe_sets())
-    click.echo("Syntax: NAME@k or NAME(key=value,...)@k, e.g. alpha-nDCG(alpha=0.8)@30; "
-               "-m may repeat or hold a comma-separated list.")
-    tools: dict[str, list[str]] = {}
-    for alias in ALIASES:
-        written = f"{alias.name}.k" if alias.cutoffs else alias.name
-        tools.setdefault(alias.tool, []).append(f"{written} = {alias.target}")
-    for tool, names in tools.items():
-        click.echo(f"Names of {tool}: " + ", ".join(names) + ".")
-    click.echo("trec_eval's P and ndcg_cut without .k give its cutoffs 5 ... 1000; its ndcg takes the level as "
-               "the gain (add --gain linear). ir_measures' rel=1 and judged_only=False are accepted.")
-    click.echo("Graded measures (nDCG ... niRBU, I-rec, D-, D#-, IA-) follow NTCIREVAL's definitions; "
-               "gains --gain (default 2^L-1), weights --iprob (default uniform). Natively they use score "
-               "order, the whole run and full precision; --compat reproduces a tool's order, depth and "
-               "rounding (see README).")
-    click.echo("DIN-, DIN#- and P+Q measures read intent types, the 4th column of --iprob (inf or nav; "
-               "without it every intent is informational and they equal D-, D#- and IA-Q). Binary measures "
-               "count levels >= --rel-min as relevant; -J condenses every ranking to its judged documents.")
+    click.echo(measure_list(), nl=False)
     ctx.exit(0)
 
 
@@ -174,9 +153,11 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         qrels, runs = inputs[0], list(inputs[1:])
     if risk_alpha is not None and baseline is None:
         raise click.UsageError("--risk-alpha weighs losses against a baseline: give --baseline RUN")
-    if risk_alpha is not None and not (risk_alpha >= 0 and risk_alpha != float("inf")):
-        raise click.UsageError(f"--risk-alpha must be a number >= 0, not {risk_alpha}")
     try:
+        if risk_alpha is not None:
+            from ..stats.risk import checked_alpha  # (evaluating without a baseline never loads stats/)
+
+            checked_alpha(risk_alpha, "--risk-alpha")
         chosen = resolve_measures(list(measures) or None)
         make_settings(gain, topicwise, compat, rel_min)
         aspect_specs = parse_aspect_specs(list(aspects))
@@ -185,26 +166,25 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
     progress = Progress("divaleval", count_runs(runs), unit="runs", enabled=False if quiet else None)
     warn = (lambda message: None) if quiet else progress.warn
     writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
-    cluster = None
     try:
-        cluster = connect_cluster(scheduler, ship_runs, jobs, progress)  # before the qrels: fails fast
-        check_stdin_once(qrels or prefs, [*runs, *([baseline] if baseline else [])], iprob)
-        progress.note(f"reading {'the aspects' if aspects else prefs or qrels}")
-        loaded = load_aspects(aspect_specs) if aspects else load_preferences(prefs, compat) if prefs else \
-            load_qrels(qrels, iprob, warn)
-        progress.note("scoring runs")
-        options = dict(order=order, depth=depth, complete=complete, dedupe=dedupe, skip_bad=skip_bad, gain=gain,
-                       topicwise=topicwise, compat=compat, warn=warn, jobs=jobs, judged_only=judged_only,
-                       rel_min=rel_min, scheduler=cluster)
-        scored = risk_runs(loaded, list(runs), baseline, chosen, risk_alpha=risk_alpha or 0.0, **options) \
-            if baseline else score_runs(loaded, list(runs), chosen, **options)
-        for position, scores in enumerate(scored):
-            if position == 0:
-                writer.start()
-            progress.clear()
-            writer.add_run(scores)
-            sys.stdout.flush()
-            progress.step()
+        with placement(jobs, scheduler, ship_runs, progress) as place:  # before the qrels: fails fast
+            check_stdin_once(qrels or prefs, [*runs, *([baseline] if baseline else [])], iprob)
+            progress.note(f"reading {'the aspects' if aspects else prefs or qrels}")
+            loaded = load_aspects(aspect_specs) if aspects else load_preferences(prefs, compat) if prefs else \
+                load_qrels(qrels, iprob, warn)
+            progress.note("scoring runs")
+            options = dict(order=order, depth=depth, complete=complete, dedupe=dedupe, skip_bad=skip_bad, gain=gain,
+                           topicwise=topicwise, compat=compat, warn=warn, jobs=place.jobs, judged_only=judged_only,
+                           rel_min=rel_min, scheduler=place.cluster)
+            scored = risk_runs(loaded, list(runs), baseline, chosen, risk_alpha=risk_alpha or 0.0, **options) \
+                if baseline else score_runs(loaded, list(runs), chosen, **options)
+            for position, scores in enumerate(scored):
+                if position == 0:
+                    writer.start()
+                progress.clear()
+                writer.add_run(scores)
+                sys.stdout.flush()
+                progress.step()
     except UsageError as exc:  # a measure that does not fit the judgments: before any run is read
         progress.clear()
         raise click.UsageError(str(exc)) from None
@@ -212,8 +192,5 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         progress.clear()
         click.echo(f"divaleval: {exc}", err=True)
         sys.exit(2)
-    finally:
-        if cluster is not None:  # also on Ctrl-C: the job's tasks are cancelled, the cluster stays up
-            cluster.close()
     progress.clear()
     writer.finish()

@@ -2,14 +2,12 @@
 read back), the scoring options, error reporting, and checks on the files they write."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Callable, Iterator
 
 import click
-from tabulate import tabulate
 
 from ..api import read_score_cube, score_cube
 from ..compat import MODES
@@ -17,11 +15,8 @@ from ..errors import DivalevalError, UsageError, warn_to_stderr
 from ..meta import MISSING, ScoreCube
 from ..ranking import ORDERS
 from .progress import Progress, count_runs
-from .scaleout import cluster_options, connect_cluster
+from .scaleout import cluster_options
 from .types import PlainInt
-
-if TYPE_CHECKING:
-    from ..cluster import Cluster
 
 INPUTS_HELP = """\b
 Inputs: QRELS RUN... (scored now, every qrels topic: a topic missing from a run
@@ -79,17 +74,6 @@ def reported_errors() -> Iterator[None]:
         sys.exit(2)
 
 
-@contextmanager
-def cluster_of(scheduler: str | None, ship_runs: bool, jobs: int) -> Iterator["Cluster | None"]:
-    """The Dask cluster the options name (None without --scheduler), closed after the command's work."""
-    cluster = connect_cluster(scheduler, ship_runs, jobs)
-    try:
-        yield cluster
-    finally:
-        if cluster is not None:  # also on an error or Ctrl-C: the job's tasks are cancelled, the cluster stays up
-            cluster.close()
-
-
 # The options that only change how runs are scored: meaningless with --scores.
 SCORING_ONLY = ("iprob", "order", "gain", "topicwise", "compat", "depth", "dedupe", "judged_only", "rel_min")
 
@@ -119,7 +103,6 @@ def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: t
                           **scoring)
 
 
-
 def check_output_path(path: str | None, inputs: tuple[str, ...]) -> None:
     """A file to write must not be one of the inputs (nor a file in an input directory)."""
     if path is None or not os.path.exists(path):
@@ -131,30 +114,3 @@ def check_output_path(path: str | None, inputs: tuple[str, ...]) -> None:
         for candidate in candidates:
             if os.path.exists(candidate) and os.path.samefile(candidate, path):
                 raise click.UsageError(f"{path} is an input: it will not be overwritten")
-
-
-def text_table(rows: list[list], headers: list[str], names: int = 1) -> str:
-    """An aligned table: the first ``names`` columns (names) to the left, numbers to the right."""
-    return tabulate(rows, headers=headers, disable_numparse=True,
-                    colalign=["left"] * names + ["right"] * (len(headers) - names))
-
-
-def json_records(frame, **extra) -> Iterator[str]:
-    """One JSON object per row of a frame (NaN as null, numpy numbers as Python's), ``extra`` fields first."""
-    for record in frame.to_dict(orient="records"):
-        yield json.dumps({**extra, **{key: _plain(value) for key, value in record.items()}}, ensure_ascii=False)
-
-
-def _plain(value):
-    if isinstance(value, float) and value != value:
-        return None
-    return value.item() if hasattr(value, "item") else value
-
-
-def format_p(value: float, trials: int | None = None) -> str:
-    """A p-value for a table: 4 decimals; 0 of a randomised test as ``<1/B``; tiny ones as ``<0.0001``."""
-    if value != value:
-        return "nan"
-    if trials is not None and value == 0:
-        return f"<{1 / trials:.4g}"
-    return "<0.0001" if value < 0.0001 else f"{value:.4f}"

@@ -20,6 +20,7 @@ import csv
 import json
 import math
 from dataclasses import dataclass, field
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -102,6 +103,21 @@ def read_scores(source: str | InputFile, warn: WarningSink = warn_to_stderr) -> 
         return _read_csv(source, lines, first, warn)
     raise InputError(source.name, first + 1, "not a score file: expected divaleval's JSON lines "
                                              "or ndeval's CSV (a header 'runid,topic,...')")
+
+
+def chosen_columns(tables: list[ScoreTable], requested: Iterable[str] | str | None,
+                   expand: Callable[[str], list[str]]) -> list[str] | None:
+    """The columns asked for, in order and once each: a name the first file has is a column; any other
+    (a measure or set name) is what ``expand`` makes of it (names as printed). None: every column."""
+    if requested is None:
+        return None
+    columns = set(tables[0].measures)
+    names: list[str] = []
+    for item in [requested] if isinstance(requested, str) else requested:
+        for name in [item] if item in columns else expand(item):
+            if name not in names:
+                names.append(name)
+    return names
 
 
 def _number(name: str, line: int, measure: str, text) -> float:

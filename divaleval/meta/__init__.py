@@ -5,13 +5,15 @@
 * :func:`pair_significance`, :func:`power_summary`, :func:`asl_curves`: discriminative power;
 * :func:`metric_unanimity`: Metric Unanimity (Amigó et al. 2018);
 * :func:`gold_agreement`: agreement with gold preferences (Sakai & Zeng 2019);
-* :func:`risk_scores`, :func:`risk_frame`: URisk and TRisk against a baseline run (Dinçer et al. 2014).
+* :func:`risk_scores`, :func:`risk_frame`: URisk and TRisk against a baseline run (Dinçer et al. 2014);
+* :func:`meta_report`: the sections of ``divaleval meta`` together, as a :class:`MetaReport`.
 """
 from .compare import compare_runs, topic_differences
 from .correlation import rank_correlation, tau_matrix
 from .cube import MISSING, ScoreCube, cube_from_frame, cube_from_scores, cube_from_tables
 from .gold import gold_agreement
 from .power import METHODS, asl_curves, pair_significance, power_summary
+from .report import DEFAULT_SECTIONS, SECTIONS, MetaReport, chosen_methods, chosen_sections, meta_report
 from .risk import RISK_COLUMNS, risk_frame, risk_scores
 from .unanimity import metric_unanimity
 
@@ -34,4 +36,10 @@ __all__ = [
     "risk_scores",
     "risk_frame",
     "RISK_COLUMNS",
+    "SECTIONS",
+    "DEFAULT_SECTIONS",
+    "MetaReport",
+    "meta_report",
+    "chosen_sections",
+    "chosen_methods",
 ]

@@ -19,11 +19,25 @@ exact two-sided p-value.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import UsageError
 from .distributions import t_two_sided
+
+
+def checked_alpha(value, name: str = "the risk alpha") -> float:
+    """The weight of losses as a float: a finite number >= 0, else a :class:`UsageError` (``name`` says
+    what the caller calls it)."""
+    try:
+        alpha = float(value)
+    except (TypeError, ValueError):
+        alpha = math.nan
+    if not (math.isfinite(alpha) and alpha >= 0):
+        raise UsageError(f"{name} must be a number >= 0, not {value!r}")
+    return alpha
 
 
 def risk_adjusted(run: np.ndarray, baseline: np.ndarray, alpha: float) -> np.ndarray:

@@ -1,8 +1,9 @@
 """The machinery every measure uses.
 
 * :mod:`.definition`: parameters, measure families and bound measures;
-* :mod:`.registry`: the families by name, and how typed names find them; :mod:`.aliases`:
-  other tools' names; :mod:`.parse`: ``-m`` syntax; :mod:`.sets`: named sets;
+* :mod:`.registry`: the families by name, and how typed names find them (the table itself is
+  a leaf, :mod:`.table`, which :mod:`.definition` reads without importing the registry);
+  :mod:`.aliases`: other tools' names; :mod:`.parse`: ``-m`` syntax; :mod:`.sets`: named sets;
 * :mod:`.kernels`: helpers kernels share; :mod:`.cache`: the one cache of derived quantities.
 """
 from .aliases import ALIASES, Alias

@@ -20,6 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ...errors import UsageError
+from .table import registered
 
 REQUIRED, OPTIONAL, NONE = "required", "optional", "none"
 MAX_CUTOFF = 10 ** 9  # deeper than any ranking; a cutoff past a ranking's end costs nothing more
@@ -132,8 +133,6 @@ class MeasureDef:
 
     def __reduce__(self):
         # A definition travels (to a worker process) by name: its kernel may be a closure.
-        from .registry import registered
-
         return registered, (self.name,)
 
     def param(self, name: str) -> Param:

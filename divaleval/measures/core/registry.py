@@ -4,6 +4,9 @@ A name resolves, in this order: exactly to a family; exactly to an alias (the
 names ir_measures and trec_eval give the same measure, :mod:`.aliases`); then
 case-insensitively, ``_`` and ``-`` alike, to one family or one alias' family
 (``nrbp`` is ambiguous: ndeval's NRBP or NTCIREVAL's nRBP).
+
+The table itself lives in :mod:`.table`, a leaf, so that :mod:`.definition`
+(whose definitions travel to workers by name) reads it without importing this module.
 """
 from __future__ import annotations
 
@@ -15,8 +18,9 @@ import numpy as np
 from ...errors import UsageError
 from .aliases import ALIASES, Alias
 from .definition import INTENTS, NONE, BindingCheck, MeasureDef, Param, QrelsCheck
+from .table import REGISTRY, registered
 
-REGISTRY: dict[str, MeasureDef] = {}  # by canonical name
+__all__ = ["REGISTRY", "registered", "measure", "catalogue", "lookup_key", "resolve", "closest_names"]
 
 
 def measure(
@@ -50,11 +54,6 @@ def measure(
         return kernel
 
     return register
-
-
-def registered(name: str) -> MeasureDef:
-    """The family registered as ``name`` (exactly)."""
-    return REGISTRY[name]
 
 
 def catalogue() -> list[MeasureDef]:
