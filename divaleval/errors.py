@@ -50,9 +50,52 @@ def warn_to_stderr(message: str) -> None:
     print(f"divaleval: warning: {message}", file=sys.stderr)
 
 
+def as_written(identifier: bytes | str) -> str:
+    """An id as a message shows it: the text as written in the file (never Python's ``b'...'``), a
+    byte that is not UTF-8 shown escaped (``\\xff``) so that the message stays one readable line."""
+    if isinstance(identifier, bytes):
+        return identifier.decode("utf-8", "backslashreplace")
+    return identifier.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def describe_ids(ids: list[str], limit: int = 10) -> str:
     """A short, readable list of ids for a warning ("1, 2, 3 and 7 more")."""
     shown = ", ".join(ids[:limit])
     if len(ids) > limit:
         shown += f" and {len(ids) - limit} more"
     return shown
+
+
+def describe_unknown_topics(name: str, unknown: list[str], known) -> list[str]:
+    """Warnings for a run's topics the qrels lack (their lines are ignored).
+
+    Topic ids are compared as text, as trec_eval does: a run's ``0101`` is not
+    the qrels' ``101``. Where an unknown id is, as a number, one the qrels
+    have (ndeval compares numbers, and so does ``divaleval ndeval``), the
+    warning says which topic lost those lines and why.
+    """
+    if not unknown:
+        return []
+    by_number = {_number(topic): topic for topic in known if _number(topic)}
+    twins = {topic: by_number.get(_number(topic)) for topic in unknown if _number(topic)}
+    written_otherwise = [topic for topic in unknown if twins.get(topic) is not None]
+    others = [topic for topic in unknown if twins.get(topic) is None]
+    messages = []
+    if written_otherwise:
+        several = len(written_otherwise) > 1
+        messages.append(
+            f"{name}: {'topics' if several else 'topic'} {describe_ids(written_otherwise)} "
+            f"{'are' if several else 'is'} not in the qrels; {'their' if several else 'its'} lines are ignored "
+            f"(the qrels have {'topics' if several else 'topic'} "
+            f"{describe_ids([twins[topic] for topic in written_otherwise])}: topic ids are compared as text; "
+            "`divaleval ndeval` reads them as numbers)")
+    if others:
+        messages.append(f"{name}: topics not in the qrels are ignored: {describe_ids(others)}")
+    return messages
+
+
+def _number(identifier: str) -> str | None:
+    """The number an id of ASCII digits is, spelt without leading zeros (None for other ids)."""
+    if identifier.isascii() and identifier.isdigit():
+        return identifier.lstrip("0") or "0"
+    return None

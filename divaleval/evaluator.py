@@ -26,7 +26,7 @@ import numpy as np
 
 from .aggregate import topic_mean
 from .engine import score_matrix
-from .errors import InputError, UsageError, WarningSink, describe_ids, warn_to_stderr
+from .errors import InputError, UsageError, WarningSink, describe_ids, describe_unknown_topics, warn_to_stderr
 from .io import RunTable, expand_run_paths, read_run
 from .io.source import peek_input
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
@@ -303,9 +303,7 @@ class Evaluator:
         messages = []
         if extra_fields:
             messages.append(f"{ranked.name}: some lines have more than 6 fields; fields past the sixth are ignored")
-        if ranked.unknown_topics:
-            messages.append(f"{ranked.name}: topics not in the qrels are ignored: "
-                            f"{describe_ids(ranked.unknown_topics)}")
+        messages += describe_unknown_topics(ranked.name, ranked.unknown_topics, self.qrels.topic_ids)
         topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
         if not len(topics):  # a mean over no topic would be a number made up
             raise self._no_common_topic(ranked)

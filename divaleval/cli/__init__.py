@@ -13,7 +13,7 @@ import sys
 from ..memory import keep_large_blocks_in_heap
 from . import evaluate, ndeval  # noqa: F401  (each registers its command; the others load when named, group.py)
 from .evaluate import evaluate_command
-from .group import main_group
+from .group import exit_interrupted, main_group
 
 __all__ = ["main", "main_group", "evaluate_command"]
 
@@ -32,3 +32,5 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:  # where SIGPIPE could not be restored: quietly, with its status
         sys.stderr.close()
         os._exit(141)
+    except KeyboardInterrupt:  # outside a command (reading its arguments): as within one
+        exit_interrupted()

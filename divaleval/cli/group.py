@@ -8,6 +8,9 @@ so that evaluating runs never pays for importing what it does not use.
 from __future__ import annotations
 
 import importlib
+import signal
+import sys
+from typing import NoReturn
 
 import click
 
@@ -19,6 +22,19 @@ LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "meta": "meta",
                  "simulate-preferences": "simulate_preferences", "validate": "validate"}
 
 IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
+
+INTERRUPTED = 128 + signal.SIGINT  # the status a shell gives a command that Ctrl-C ended
+
+
+def exit_interrupted() -> NoReturn:
+    """Ctrl-C: say so, and exit with the shell's status for it (not click's "Aborted!" and status 1,
+    which a script could not tell from a failure that printed a whole output). Files the command was
+    writing are already removed (output/atomic.py); what standard output got is cut short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the message short
+    clear = "\r\x1b[K" if sys.stderr.isatty() else ""  # the progress line, if one was drawn
+    sys.stderr.write(f"{clear}divaleval: interrupted\n")
+    sys.stderr.flush()
+    sys.exit(INTERRUPTED)
 
 
 class DefaultGroup(click.Group):
@@ -37,6 +53,12 @@ class DefaultGroup(click.Group):
             args = [DEFAULT_COMMAND, *args]
             ctx.meta[IMPLICIT] = True
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # before click makes it "Aborted!"
+            exit_interrupted()
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name, command, rest = super().resolve_command(ctx, args)

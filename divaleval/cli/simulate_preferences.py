@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 
 import click
 
@@ -12,6 +11,7 @@ from ..compat import MODES
 from ..errors import DivalevalError, UsageError, warn_to_stderr
 from ..io.preferences import format_preferences
 from ..model.preference_simulation import KINDS, TIE_RULES
+from ..output.atomic import atomic_output
 from .group import CONTEXT, main_group
 from .types import PlainInt
 
@@ -103,17 +103,6 @@ def _write(tables, handle, progress: bool) -> int:
 
 
 def _write_new_file(tables, output: str, progress: bool) -> None:
-    """Write to a temporary file beside ``output``, renamed only when complete: an error leaves nothing behind."""
-    directory = os.path.dirname(os.path.abspath(output))
-    handle = tempfile.NamedTemporaryFile("w", dir=directory, prefix=".divaleval-", delete=False,
-                                         encoding="utf-8", errors="surrogateescape")
-    try:
-        with handle:
-            _write(tables, handle, progress)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(handle.name, 0o666 & ~umask)  # as an ordinary new file (the temporary one is private)
-        os.replace(handle.name, output)
-    except BaseException:
-        os.unlink(handle.name)
-        raise
+    """Write ``output`` whole or not at all: an error or Ctrl-C leaves nothing behind."""
+    with atomic_output(output) as handle:
+        _write(tables, handle, progress)

@@ -10,6 +10,7 @@ import click
 from ..errors import DivalevalError
 from ..io import expand_run_paths
 from ..io.validate import check_run, fix_run, read_topic_list
+from ..output.atomic import atomic_output
 from .group import CONTEXT, main_group
 from .types import PlainInt
 
@@ -113,7 +114,7 @@ def _write_new(path: str, data: bytes) -> None:
     try:
         if folder:
             os.makedirs(folder, exist_ok=True)
-        with open(path, "xb") as handle:
+        with atomic_output(path, binary=True, replace=False) as handle:  # never half a file, even on Ctrl-C
             handle.write(data)
     except FileExistsError:
         raise click.UsageError(f"--fix {path} exists: it will not be overwritten") from None

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...context import RunContext
 from ..core import REQUIRED, measure
-from .gains import ALPHA, over_ideal
+from .gains import ALPHA, over_ideal, ideal_ideal_ranks
 
 
 @measure(
@@ -14,6 +14,7 @@ from .gains import ALPHA, over_ideal
     summary="alpha-DCG@k over the alpha-DCG@k of the greedy ideal ranking",
     params=[ALPHA],
     cutoff=REQUIRED,
+    check_binding=ideal_ideal_ranks,
     citation="Clarke, Kolla, Cormack, Vechtomova, Ashkan, Büttcher, MacKinnon. Novelty and diversity in information retrieval evaluation. SIGIR 2008",
 )
 def alpha_ndcg(ctx: RunContext, *, alpha: float, cutoff: int) -> np.ndarray:

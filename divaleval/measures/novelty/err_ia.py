@@ -5,7 +5,7 @@ import numpy as np
 
 from ...context import RunContext
 from ..core import REQUIRED, measure
-from .gains import ALPHA, normalised
+from .gains import ALPHA, normalised, ideal_ideal_ranks
 
 
 @measure(
@@ -14,6 +14,7 @@ from .gains import ALPHA, normalised
     summary="novelty gains discounted by 1/r, over an ideal where every rank covers every intent",
     params=[ALPHA],
     cutoff=REQUIRED,
+    check_binding=ideal_ideal_ranks,
     citation="Chapelle, Metzler, Zhang, Grinspan. Expected reciprocal rank for graded relevance. "
              "CIKM 2009 (intent-aware form and normalisation of ndeval 4.5)",
 )

@@ -18,6 +18,8 @@ kept in the qrels' cache.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...context import PAST_END, Hits, RunContext, prefix_sum_at
@@ -241,6 +243,29 @@ def discounted_sum(ctx: RunContext, which: str, alpha: float, kind: str, cutoff:
 # far past any ranking costs only the ranks whose terms are not yet 0.
 IDEAL_IDEAL_BLOCK = 1 << 12
 IDEAL_IDEAL_MAX_BLOCK = 1 << 20
+# Ranks of the ideal-ideal normaliser a measure may need (about a second): past them a cutoff is
+# refused when parsed, not summed for minutes (alpha near 0, where the terms never vanish).
+IDEAL_IDEAL_MAX_RANKS = 10 ** 7
+# Terms below 2^-54 of the first one (N) change no bit of a sum that is at least N.
+VANISHING = 54 * math.log(2.0)
+
+
+def ideal_ideal_ranks(params: dict, cutoff: int | None) -> str | None:
+    """The cutoff of a measure normalised by :func:`ideal_ideal`, refused where the normaliser would
+    sum more than :data:`IDEAL_IDEAL_MAX_RANKS` ranks before its terms vanish (no clamp gives the
+    same bits: with alpha = 0 every rank to the cutoff adds to it)."""
+    alpha = params["alpha"]
+    if alpha == 0:
+        vanished = math.inf
+    elif alpha == 1:
+        vanished = 2  # every term after the first is 0
+    else:
+        vanished = 1 + VANISHING / -math.log1p(-alpha)  # (1-alpha)^(r-1) < 2^-54
+    if cutoff is not None and min(cutoff, vanished) > IDEAL_IDEAL_MAX_RANKS:
+        return (f"cutoff {cutoff} with alpha={alpha:g}: the normaliser (every rank covering every intent) would "
+                f"add a term at each of more than {IDEAL_IDEAL_MAX_RANKS} ranks (about a second per 10^7); "
+                f"give a cutoff of at most {IDEAL_IDEAL_MAX_RANKS} or a larger alpha")
+    return None
 
 
 @memoised

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...context import RunContext
 from ..core import REQUIRED, measure
-from .gains import ALPHA, over_ideal
+from .gains import ALPHA, over_ideal, ideal_ideal_ranks
 
 
 @measure(
@@ -14,6 +14,7 @@ from .gains import ALPHA, over_ideal
     summary="ERR-IA@k over the ERR-IA@k of the greedy ideal ranking",
     params=[ALPHA],
     cutoff=REQUIRED,
+    check_binding=ideal_ideal_ranks,
     citation="Chapelle, Metzler, Zhang, Grinspan. Expected reciprocal rank for graded relevance. "
              "CIKM 2009 (collection-dependent normalisation of ndeval 4.5)",
 )
