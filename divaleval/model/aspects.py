@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..arrays import dense_rank, first_repeat
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, as_written
 from ..ids import natural_key, sort_labels
 from ..io.aspects import AspectTable
 from .judged import row_starts, sorted_docnos
@@ -86,7 +86,7 @@ def build_aspect_qrels(tables: list[AspectTable]) -> AspectQrels:
     if pair is not None:
         line = pair[1]
         raise InputError.repeat(str(judged["file"][line]), judged["line"].to_numpy(), pair,
-                                f"judgment of document {judged['docno'][line]} of topic {topic_ids[topic[line]]} "
+                                f"judgment of document {as_written(judged['docno'][line])} of topic {topic_ids[topic[line]]} "
                                 f"for aspect {aspects[judged['aspect'][line]].name}")
     levels = np.tile(np.array([a.labels[0] for a in aspects], dtype=np.int16), (len(row_key), 1))
     levels[row_of, judged["aspect"].to_numpy()] = judged["label"].to_numpy()

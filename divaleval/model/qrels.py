@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..arrays import all_distinct, dense_rank, first_tie
-from ..errors import InputError, WarningSink, describe_ids, warn_to_stderr
+from ..errors import InputError, WarningSink, as_written, describe_ids, warn_to_stderr
 from ..ids import natural_key, sort_labels
 from ..io.iprob import IntentProbabilities
 from ..io.qrels import QrelsTable
@@ -226,8 +226,9 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         if duplicates == "error":
             pair = first_tie(order, repeated)
             line = pair[1]
+            docno = as_written(docnos[int(row_key[row_of_line[line]] % n_docs)].as_py())
             raise InputError.repeat(table.name, table.line, pair,
-                                    f"judgment of document {docnos[int(row_key[row_of_line[line]] % n_docs)]} for "
+                                    f"judgment of document {docno} for "
                                     f"intent {intent_names[intent[line]]} of topic {topic_ids[topic[line]]}")
         last_of_cell = np.ones(len(order), dtype=bool)
         last_of_cell[:-1] = ~repeated

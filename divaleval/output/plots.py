@@ -11,6 +11,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
+from .atomic import atomic_output
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,8 +43,8 @@ def _save(figure, path: str) -> None:
 
     suffix = os.path.splitext(path)[1].lower()
     # SVG ids are random unless salted: a fixed salt keeps the file's bytes the same for the same data.
-    with matplotlib.rc_context({"svg.hashsalt": "divaleval"}):
-        figure.savefig(path, metadata=_NO_DATES.get(suffix, {}), dpi=90)
+    with matplotlib.rc_context({"svg.hashsalt": "divaleval"}), atomic_output(path, binary=True) as handle:
+        figure.savefig(handle, format=suffix.lstrip(".") or None, metadata=_NO_DATES.get(suffix, {}), dpi=90)
 
 
 def _styles(count: int):

@@ -247,6 +247,17 @@ def test_ids_in_messages_are_shown_as_written():
     assert as_written("caf\u00e9".encode()) == "caf\u00e9"
 
 
+def test_a_repeated_qrels_line_names_the_document_as_written(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_bytes(b"1 1 doc-101-001 1\n1 1 doc-101-001 0\n")
+    run = tmp_path / "run"
+    run.write_bytes(b"1 Q0 doc-101-001 1 1 r\n")
+    result = run_cli([qrels, run])
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.decode() == (f"divaleval: {qrels}:2: judgment of document doc-101-001 for intent 1 of "
+                                      f"topic 1 repeats line 1\n")
+
+
 # -- C. huge cutoffs ---------------------------------------------------------------------------------
 
 def test_a_cutoff_past_every_ranking_costs_nothing_and_scores_as_the_deepest_list():
