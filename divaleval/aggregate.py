@@ -16,17 +16,22 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def topic_mean(matrix: np.ndarray, n_topics: int | None = None) -> np.ndarray:
+def topic_mean(matrix: np.ndarray, n_topics: int | None = None, *, last_nan: bool = False) -> np.ndarray:
     """Column means of a (topics, measures) matrix.
 
     n_topics: the divisor, if not the number of rows (ndeval's -c divides by
     every qrels topic while printing only the run's).
+    last_nan: a column meeting NaNs sums to the last NaN in it, its sign kept
+    (as ndeval's C sum leaves it and prints it), rather than to numpy's.
     """
     count = matrix.shape[0] if n_topics is None else n_topics
     if matrix.shape[0] == 0:
         totals = np.zeros(matrix.shape[1])
     else:
         totals = np.cumsum(matrix, axis=0)[-1]
+    if last_nan:
+        for j in np.flatnonzero(np.isnan(matrix).any(axis=0)):
+            totals[j] = matrix[np.flatnonzero(np.isnan(matrix[:, j]))[-1], j]
     with np.errstate(invalid="ignore", divide="ignore"):
         return totals / count
 

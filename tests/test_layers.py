@@ -95,6 +95,7 @@ def test_tool_names_live_in_compat():
         assert not re.search(r"\b(ntcireval|evalir)\b", path.read_text()), path
 
 
+<<<<<<< HEAD
 # -- one judgment model per kind ---------------------------------------------------------------
 
 PREFERENCE_ONLY_RULES = {"preference_smoothing", "blank_judgment_repeats", "utility_with_unconditional",
@@ -171,11 +172,22 @@ SWITCH = {"kernels", "kernel", "compiled", "_kernels"}  # native's own access to
 
 def names_from_native(path: Path) -> set[str]:
     """The names a module imports from divaleval/native or its modules (``native.x`` for a module of it)."""
+=======
+# -- one tokenizer: io/lines splits every file's lines, runs have two readers ------------------------------
+
+SPLITTER = "divaleval.io.lines"
+OLD_SPLITTERS = {"line_blocks", "split_block", "split_lines", "binary_field", "_blocks", "_normalise", "Block"}
+
+
+def absolute_imports(path: Path) -> set[str]:
+    """The modules a module imports from (relative imports resolved), anywhere in it."""
+>>>>>>> g25-tokenizer
     package = list(path.relative_to(PACKAGE.parent).parts[:-1])
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
+<<<<<<< HEAD
             target = ".".join(base + ([node.module] if node.module else []))
             if target == "divaleval.native" or target.startswith("divaleval.native."):
                 found |= {target.removeprefix("divaleval.native.")} if target != "divaleval.native" else set()
@@ -284,3 +296,44 @@ def test_measure_registry_has_no_import_circle():
 
     for name in sorted(edges):
         visit(name, ())
+=======
+            found.add(".".join(base + ([node.module] if node.module else [])))
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def defined_names(path: Path) -> set[str]:
+    """The functions and classes a module defines at its top level."""
+    return {node.name for node in ast.parse(path.read_text()).body
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+
+
+def test_the_ndeval_drop_in_is_a_package():
+    drop_in = PACKAGE / "compat" / "ndeval"
+    assert (drop_in / "__init__.py").is_file() and not (PACKAGE / "compat" / "ndeval.py").exists()
+    assert len(list(drop_in.glob("*.py"))) > 2, "one module per concern"
+
+
+def test_the_ndeval_drop_in_reads_lines_through_io_lines():
+    modules = sorted((PACKAGE / "compat" / "ndeval").glob("*.py"))
+    assert any(SPLITTER in absolute_imports(path) for path in modules)
+    for path in modules:
+        assert not defined_names(path) & OLD_SPLITTERS, path
+        assert "pyarrow.csv" not in absolute_imports(path), path
+
+
+def test_io_has_one_splitter_and_runs_two_readers():
+    """io/lines is the one splitter; io/table reads by it alone (no Arrow CSV reader, no fast path of its own);
+    a run is read by the compiled kernel or by io/table, nothing else."""
+    for path in (PACKAGE / "io").rglob("*.py"):
+        if path.name != "lines.py":
+            assert not defined_names(path) & (OLD_SPLITTERS | {"_fast_read", "_arrow_batches"}), path
+    table = PACKAGE / "io" / "table.py"
+    assert SPLITTER in absolute_imports(table) and "pyarrow.csv" not in absolute_imports(table)
+    runs = ast.parse((PACKAGE / "io" / "runs.py").read_text())
+    read_run = next(node for node in runs.body if isinstance(node, ast.FunctionDef) and node.name == "read_run")
+    called = {node.func.id for node in ast.walk(read_run) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    readers = {name for name in called if "read" in name and name != "read_input"}
+    assert readers == {"_read_plain_run", "read_columns"}, readers
+>>>>>>> g25-tokenizer

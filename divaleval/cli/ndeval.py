@@ -1,4 +1,4 @@
-"""``divaleval ndeval [options] qrels run``: ndeval 4.5's command line, byte for byte (see compat/ndeval.py)."""
+"""``divaleval ndeval [options] qrels run``: ndeval 4.5's command line, byte for byte (see compat/ndeval/)."""
 from __future__ import annotations
 
 import sys

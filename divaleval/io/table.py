@@ -1,20 +1,16 @@
 """Splitting a whitespace-separated file into typed columns, with line numbers.
 
-Fields are separated by any run of ASCII whitespace (space, tab, vertical tab,
-form feed, carriage return: C's ``isspace``); lines end at a newline. A file is
-never held as one Python object per line: two paths give the same columns.
-
-* the fast path: pyarrow's CSV reader with a one-character separator (space or
-  tab), ids dictionary-encoded as they are parsed and document ids kept as
-  Arrow binary arrays. It is taken only when the file's shape proves it safe:
-  one kind of separator (counted), as many fields on every line (pyarrow
-  checks), no empty field, as many rows as lines, every number well formed;
-* the careful path, for everything else, and to name the line of any problem
-  the fast path meets: the bytes are normalised block by block with numpy (runs
-  of whitespace become one tab, leading and trailing whitespace go, fields past
-  the last wanted are cut), the fields counted per line, and the normalised
-  block parsed by Arrow as binary columns, which are then checked value by
-  value so that an error names its exact line.
+Lines and fields are io/lines's (the one splitter every reader shares): fields
+are separated by any run of ASCII whitespace (space, tab, vertical tab, form
+feed, carriage return: C's ``isspace``); lines end at a newline; a UTF-8 byte
+order mark at the start is skipped. A file is never held as one Python object
+per line, and it is read by one path: split a block of lines at a time with
+numpy, the fields each reader keeps gathered as Arrow binary columns and
+converted block by block (numbers straight into arrays, ids
+dictionary-encoded, document ids kept as binary arrays). A line of the wrong
+width, or a value that is not of its kind, is reported by its exact line.
+(Runs have one other reader, the compiled kernel of io/runs, which declines
+any file it cannot read exactly as this one does.)
 
 Numbers are plain ASCII, as C writes them: integers ``[+-]digits``; reals
 with an optional sign, digits, a point, an exponent, or ``inf``/``infinity``.
@@ -22,19 +18,21 @@ Underscores, other scripts' digits, hexadecimal and NaN are refused.
 """
 from __future__ import annotations
 
+import os
 import re
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
 from ..arrays import arrow_of, numpy_of, text_offsets, texts_of
 from ..errors import InputError
 from ..memory import release_unused_memory
-from .source import BOM, InputFile
+from .lines import blocks, split, split_block
+from .source import InputFile
 
 # Field kinds: "str" (object array of str; small files only), "id" (a Factor: codes and labels),
 # "docid" (a Factor whose labels are an Arrow binary array: the judged document ids, never one
@@ -46,19 +44,14 @@ STR, ID, DOCID, TEXT, INT, FLOAT, LEVEL, PRESENT = "str", "id", "docid", "text",
 RANK = "rank"
 LEVEL_MIN, LEVEL_MAX = -32768, 32767
 
-WHITESPACE = b" \t\v\f\r"   # C's isspace() but the newline, which ends a line
 INTEGER_PATTERN = r"^[+-]?[0-9]+$"
 REAL_PATTERN = r"^[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf(?:inity)?))$"
 LEVEL_TEXT = re.compile(r"L[0-9]+|[+-]?[0-9]+", re.ASCII)
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
-BLOCK = 1 << 23              # bytes normalised at a time by the careful path
-BIG_INPUT = 1 << 25          # an input this large is parsed by Arrow's threads, and its buffers go back after
-
-_IS_SPACE = np.zeros(256, dtype=bool)
-_IS_SPACE[list(WHITESPACE)] = True
-_IS_SPACE_NL = _IS_SPACE.copy()
-_IS_SPACE_NL[ord("\n")] = True
+BLOCK = 1 << 23              # bytes split at a time
+BIG_INPUT = 1 << 25          # an input this large: numbers go straight into arrays of their final size, and
+                             # the blocks' temporaries go back to the system after
 
 
 @dataclass
@@ -201,137 +194,171 @@ def read_columns(
     blank_lines: "skip" or "error".
     names: the fields' names, for messages ("rank 'x' is not an integer").
     """
-    fast = _fast_read(source, kinds, extra_fields)
-    if fast is not None:
-        return fast
     hint = f" (expected: {layout})" if layout else ""
-    raw, lines, extra = _careful_split(source, len(kinds), extra_fields == "error", blank_lines, hint)
-    fields = []
-    for j, kind in enumerate(kinds):
-        try:
-            fields.append(_convert(raw[j], kind, names[j]))
-        except _BadValue as bad:
-            raise InputError(source.name, int(lines[bad.row]), bad.reason) from None
-    return Columns(source, fields, lines, extra)
+    try:
+        return _careful_split(source, kinds, names, extra_fields == "error", blank_lines, hint)
+    finally:
+        if source.size > BIG_INPUT:
+            release_unused_memory()  # the blocks' temporaries are not kept for the small reads that follow
 
 
-# -- the fast path ---------------------------------------------------------------------
+# -- the one path: split by io/lines, converted a block at a time ---------------------
 
-_ARROW_TYPES = {
-    ID: pa.dictionary(pa.int32(), pa.string()),
-    DOCID: pa.dictionary(pa.int32(), pa.binary()),
-    TEXT: pa.binary(),
-    STR: pa.string(),
-    INT: pa.binary(),          # checked as text: Arrow's own parser would take 0x10 for 16
-    RANK: pa.binary(),
-    FLOAT: pa.float64(),
-    LEVEL: pa.dictionary(pa.int32(), pa.string()),
-    PRESENT: pa.binary(),
-}
+def _careful_split(source: InputFile, kinds: list[str], names: list[str], refuse_extra: bool, blank_lines: str,
+                   hint: str) -> Columns:
+    """The columns of every non-blank line's first ``len(kinds)`` fields, and their line numbers.
 
-
-def _fast_read(source: InputFile, kinds: list[str], extra_fields: str) -> Columns | None:
-    """pyarrow's reader with a one-character separator, or None where it is not provably right."""
-    head = source.head()
-    if head.startswith(BOM):
-        head = head[len(BOM):]
-    first = head.split(b"\n", 1)[0]
-    if not first or _IS_SPACE[head[0]] or (b" " in first) == (b"\t" in first):
-        return None  # empty, indented, or no single separator on the first line
-    sep = b" " if b" " in first else b"\t"
-    # A carriage return: Arrow would end a line there; for every reader here it is whitespace. Other
-    # whitespace inside a field: ids are checked in their (small) dictionaries; a file with text columns
-    # (a run's docnos) is scanned for it, cheaper than scanning those columns.
-    text_columns = any(kind in (TEXT, PRESENT, STR) for kind in kinds)
-    if source.contains(b"\r", *(bytes([c]) for c in WHITESPACE if text_columns and c not in sep + b"\r")):
-        return None
-    width = len(kinds)
-    if extra_fields != "error":  # fields past the last are ignored
-        width = first.count(sep) + 1  # (every line must have as many as the first)
-        if width < len(kinds):
-            return None
-    names = [f"f{j}" for j in range(width)]
-    # A large input's numbers go straight into arrays of their final size (no second copy at the end).
+    A line of the wrong width is an error as soon as its block is reached, in
+    file order; a bad value is reported once every line has been split (the
+    first of the first column that has one), so that a message names the same
+    line however the file falls into blocks. Blocks are split and converted by
+    two threads where the input has several (numpy and Arrow work without the
+    GIL); they are taken in file order.
+    """
+    shape = _Shape(len(kinds), refuse_extra, blank_lines, hint)
     numbers = any(kind in (INT, RANK, FLOAT) for kind in kinds)
     rows_expected = source.count_lines() if numbers and source.size > BIG_INPUT else None
-    parts = [_Numbers(kind, rows_expected) if kind in (INT, RANK, FLOAT) else [] for kind in kinds]
-    rows = 0
-    try:
-        for batch in _arrow_batches(source, sep.decode(), names, kinds):
-            for j, kind in enumerate(kinds):
-                part = _fast_part(batch.column(j), kind)
-                if part is _REFUSED:
-                    return None
-                parts[j].append(part)
-            rows += batch.num_rows
-        fields = [part.result() if isinstance(part, _Numbers) else _joined(part, kind)
-                  for part, kind in zip(parts, kinds)]
-    except (pa.ArrowException, ValueError, OverflowError, OSError, _BadValue):
-        return None
-    finally:
-        del parts
-        if source.size > BIG_INPUT:
-            release_unused_memory()  # the parser's buffers are not kept for the small reads that follow
-    # Every line is a row: a blank line has too few fields, and no other whitespace is in the file.
-    return Columns(source, fields, RowLines(rows), extra_fields != "error" and width > len(kinds))
+    columns = [_NumberColumn(kind, rows_expected) if kind in (INT, RANK, FLOAT) else _OtherColumn(kind)
+               for kind in kinds]
+    line_parts: list[tuple[int, int, np.ndarray | None]] = []  # (first line, lines, rows kept or None: all)
+    every_line, extra, rows = True, False, 0   # every_line: row r is line r + 1 so far
+    for block in _in_order(_block_columns, blocks(source, block_bytes=BLOCK), kinds, names, shape,
+                           threads=source.size > BLOCK):
+        if isinstance(block, tuple):  # (line, reason): a line of the wrong width
+            raise InputError(source.name, *block)
+        every_line = every_line and block.kept is None
+        extra = extra or block.extra
+        line_parts.append((block.first_line, block.n_lines, block.kept))
+        for column, part in zip(columns, block.parts):
+            column.add(part, rows)
+        rows += block.n_rows
+        del block
+    lines = RowLines(rows) if every_line else np.concatenate(
+        [first + (np.arange(count) if kept is None else kept).astype(np.int64) for first, count, kept in line_parts]
+        or [np.zeros(0, dtype=np.int64)])
+    del line_parts
+    values = []
+    for j, column in enumerate(columns):
+        columns[j] = None  # one column at a time, its blocks freed as it is joined
+        try:
+            values.append(column.result(names[j]))
+        except _BadValue as bad:
+            raise InputError(source.name, int(lines[bad.row]), bad.reason) from None
+    return Columns(source, values, lines, extra)
 
 
-def _arrow_batches(source: InputFile, sep: str, names: list[str], kinds: list[str]) -> Iterator[pa.RecordBatch]:
-    """The file parsed by Arrow: whole for a run (read in a thread of its own); a large input by Arrow's
-    threads, whole when every column read is kept (large qrels: twice as fast as batch by batch, and the
-    parser's buffers, taken from the C heap, go back to the system after), else batch by batch (a large
-    run), so that only the columns kept are ever held whole."""
-    read_options = pacsv.ReadOptions(column_names=names, use_threads=source.size > BIG_INPUT)
-    parse_options = pacsv.ParseOptions(delimiter=sep, quote_char=False, double_quote=False, escape_char=False,
-                                       ignore_empty_lines=False)
-    convert_options = pacsv.ConvertOptions(
-        column_types={names[j]: _ARROW_TYPES[kind] for j, kind in enumerate(kinds)},
-        include_columns=names[: len(kinds)], null_values=[], strings_can_be_null=False,
-        quoted_strings_can_be_null=False)
-    big = source.size > BIG_INPUT
-    if not big or all(kind not in (TEXT, PRESENT) for kind in kinds):
-        table = pacsv.read_csv(source.arrow_input(), read_options=read_options, parse_options=parse_options,
-                               convert_options=convert_options, memory_pool=pa.system_memory_pool() if big else None)
-        yield from table.to_batches()
+@dataclass
+class _Shape:
+    """What a line must look like: its fields, whether more are refused, whether a blank line is."""
+
+    width: int
+    refuse_extra: bool
+    blank_lines: str
+    hint: str
+
+
+@dataclass
+class _BlockColumns:
+    """A block's lines kept, and each field's part of its column."""
+
+    first_line: int
+    n_lines: int
+    kept: np.ndarray | None   # the rows kept (None: every line)
+    extra: bool               # some line had more fields than read
+    parts: list
+
+    @property
+    def n_rows(self) -> int:
+        return self.n_lines if self.kept is None else len(self.kept)
+
+
+def _block_columns(block: bytes, first_line: int, kinds: list[str], names: list[str],
+                   shape: _Shape) -> _BlockColumns | tuple[int, str]:
+    """One block split and its columns taken (and converted as far as a block can be alone), or its
+    first line of the wrong width and why."""
+    fields = split_block(block, first_line)
+    per_line = fields.per_line
+    blank = per_line == 0
+    if shape.blank_lines == "error" and blank.any():
+        return first_line + int(np.argmax(blank)), "blank line" + shape.hint
+    short = ~blank & (per_line < shape.width)
+    long = per_line > shape.width
+    if shape.refuse_extra:
+        short |= long
+    if short.any():
+        row = int(np.argmax(short))
+        return first_line + row, f"expected {shape.width} fields, found {int(per_line[row])}{shape.hint}"
+    kept = np.flatnonzero(~blank) if blank.any() else None
+    parts = []
+    for j, kind in enumerate(kinds):
+        if kind == PRESENT:
+            parts.append(None)
+            continue
+        texts = fields.column(kept, j)
+        if kind in (INT, RANK, FLOAT):
+            parts.append(_number_part(texts, kind, names[j]))
+        else:
+            parts.append(pc.dictionary_encode(texts) if kind in _DICTIONARY_KINDS else texts)
+    return _BlockColumns(first_line, fields.n_lines, kept, bool(long.any()), parts)
+
+
+def _in_order(work, items, *args, threads: bool):
+    """``work(*item, *args)`` of every item, in order: two at a time by a pool of two threads if
+    ``threads`` (and this machine has two cores), with at most three results waiting."""
+    if not threads or (os.cpu_count() or 1) < 2:
+        for item in items:
+            yield work(*item, *args)
         return
-    with pacsv.open_csv(source.arrow_input(), read_options=read_options, parse_options=parse_options,
-                        convert_options=convert_options) as reader:
-        yield from reader
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        pending = deque()
+        for item in items:
+            pending.append(pool.submit(work, *item, *args))
+            if len(pending) > 2:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
-def _fast_part(column: pa.Array, kind: str):
-    """One batch's column, checked (no empty field; no whitespace the single separator left inside an
-    id, the file having been scanned for it if it has text columns) and converted as far as it can be
-    alone."""
-    if kind in (ID, DOCID, LEVEL):
-        values = column.dictionary
-    elif kind in (INT, RANK, FLOAT):
-        values = None  # an empty field, or whitespace in one, is not a number
-    else:
-        values = column
-    if values is not None and len(values) and (pc.min(pc.binary_length(values)).as_py() == 0
-                                               or (kind in (ID, DOCID, LEVEL) and _holds_space(values))):
-        return _REFUSED
-    if kind == PRESENT:
-        return None
-    if kind in (INT, RANK):
-        return _integers(pa.chunked_array([column]), "")
-    if kind == FLOAT:
-        return _reals(pa.chunked_array([column]), "")
-    return column
+_DICTIONARY_KINDS = {ID: pa.dictionary(pa.int32(), pa.binary()), DOCID: pa.dictionary(pa.int32(), pa.binary()),
+                     LEVEL: pa.dictionary(pa.int32(), pa.binary())}
 
 
-def _joined(parts: list, kind: str):
-    """The batches' parts of one text or id column as one field."""
-    if kind == PRESENT:
-        return None
-    return _convert(pa.chunked_array(parts, _ARROW_TYPES[kind]), kind, "")
+class _OtherColumn:
+    """Ids (dictionary-encoded block by block), texts and the rest, converted once whole."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.parts: list[pa.Array] = []
+
+    def add(self, part, _first_row: int) -> None:
+        if self.kind != PRESENT:
+            self.parts.append(part)
+
+    def result(self, name: str):
+        parts = pa.chunked_array(self.parts) if self.parts else \
+            pa.chunked_array([], _DICTIONARY_KINDS.get(self.kind, pa.binary()))
+        return _convert(parts, self.kind, name)
 
 
-class _Numbers:
-    """A numeric column gathered batch by batch: into an array of the final size when the number of
-    rows is known (a large input), else as parts joined at the end. Ranks are kept in int32 while
-    they fit (half the memory)."""
+def _number_part(texts: pa.Array, kind: str, name: str) -> tuple:
+    """(texts, values or the _BadValue of a block's numbers, and for ranks the row of the first beyond
+    64 bits)."""
+    column = pa.chunked_array([texts])
+    try:
+        if kind == FLOAT:
+            return texts, _reals(column, name), None
+        if kind == INT:
+            return texts, _integers(column, name), None
+        return (texts, *_integers(column, name, clip=True))
+    except _BadValue as bad:
+        return texts, bad, None
+
+
+class _NumberColumn:
+    """A numeric column gathered block by block: into an array of the final size when the number of
+    rows is known (a large input), else as parts joined at the end. Ranks are kept in int32 while they
+    fit (half the memory). From a block with a bad value on, the texts are kept, and read again at the
+    end to name the first bad one."""
 
     def __init__(self, kind: str, rows: int | None) -> None:
         self.kind = kind
@@ -339,39 +366,41 @@ class _Numbers:
         self.out = None if rows is None else np.empty(rows, dtype=self.dtype)
         self.parts: list[np.ndarray] = []
         self.filled = 0
+        self.beyond: int | None = None       # ranks: the row of the first beyond 64 bits (clipped)
+        self.failed: list[pa.Array] = []     # texts from the first block with a bad value on
+        self.failed_from = 0
 
-    def append(self, values: np.ndarray) -> None:
+    def add(self, part: tuple, first_row: int) -> None:
+        texts, values, beyond = part
+        if isinstance(values, _BadValue) and not self.failed:
+            self.failed_from = first_row
+        if self.failed or isinstance(values, _BadValue):
+            self.failed.append(texts)
+            return
+        if beyond is not None and self.beyond is None:
+            self.beyond = first_row + beyond
         if self.kind == RANK and self.dtype == np.int32 and len(values) and \
                 (values.min() < INT32_MIN or values.max() > INT32_MAX):
             self.dtype = np.int64
             if self.out is not None:
                 self.out = self.out.astype(np.int64)
-        if self.out is None:
-            self.parts.append(values)
+        if self.out is None or self.filled + len(values) > len(self.out):
+            self.parts.append(values)  # (more rows than lines cannot happen)
             return
-        if self.filled + len(values) > len(self.out):
-            raise ValueError("more rows than lines")  # cannot happen; the careful path would read the file
         self.out[self.filled: self.filled + len(values)] = values
         self.filled += len(values)
 
-    def result(self):
+    def result(self, name: str):
+        if self.failed:
+            _, bad, _ = _number_part(pa.concat_arrays(self.failed), self.kind, name)
+            raise _BadValue(self.failed_from + bad.row, bad.reason)
         if self.out is None:
             values = np.concatenate(self.parts).astype(self.dtype, copy=False) if self.parts \
                 else np.zeros(0, dtype=self.dtype)
-        elif self.filled != len(self.out):
-            raise ValueError("fewer rows than lines")
         else:
-            values = self.out
-        return (values, None) if self.kind == RANK else values
+            values = self.out[: self.filled]  # fewer rows than lines where some lines are blank
+        return (values, self.beyond) if self.kind == RANK else values
 
-
-def _holds_space(values: pa.Array) -> bool:
-    """Whether the bytes of a binary or string array hold any whitespace (one scan of its data)."""
-    data = values.buffers()[2]
-    if data is None:
-        return False
-    offsets = text_offsets(values)
-    return bool(_IS_SPACE_NL[np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]].any())
 
 
 class RowLines:
@@ -391,106 +420,6 @@ class RowLines:
     def __array__(self, dtype=None, copy=None):
         return np.arange(1, self.count + 1, dtype=dtype or np.int64)
 
-
-_REFUSED = object()  # a column the fast path cannot vouch for: the careful path reads the file
-
-
-# -- the careful path ------------------------------------------------------------------
-
-def _careful_split(source: InputFile, width: int, refuse_extra: bool, blank_lines: str,
-                   hint: str) -> tuple[list[pa.ChunkedArray], np.ndarray, bool]:
-    """The first ``width`` fields of every non-blank line as binary columns, their line numbers,
-    and whether some line had more fields (an error if ``refuse_extra``)."""
-    chunks: list[list[pa.Array]] = [[] for _ in range(width)]
-    line_parts: list[np.ndarray] = []
-    extra = False
-    names = [f"f{j}" for j in range(width)]
-    for block, first_line in _blocks(source):
-        normalised, fields_per_line = _normalise(block, width)
-        blank = fields_per_line == 0
-        if blank_lines == "error" and blank.any():
-            line = first_line + int(np.argmax(blank))
-            raise InputError(source.name, line, "blank line" + hint)
-        short = ~blank & (fields_per_line < width)
-        long = fields_per_line > width
-        if refuse_extra:
-            short |= long
-        if short.any():
-            row = int(np.argmax(short))
-            raise InputError(source.name, first_line + row,
-                             f"expected {width} fields, found {int(fields_per_line[row])}{hint}")
-        extra = extra or bool(long.any())
-        kept = np.flatnonzero(~blank)
-        if not len(kept):
-            continue
-        line_parts.append(first_line + kept.astype(np.int64))
-        table = pacsv.read_csv(
-            pa.py_buffer(normalised),
-            # One Arrow block for the whole normalised block: a line of any length fits.
-            read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
-                                           block_size=max(1 << 20, len(normalised) + 1)),
-            parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False, double_quote=False,
-                                             escape_char=False, ignore_empty_lines=True),
-            convert_options=pacsv.ConvertOptions(column_types={name: pa.binary() for name in names},
-                                                 null_values=[], strings_can_be_null=False),
-        )
-        if table.num_rows != len(kept):  # cannot happen: every kept line is one row of `width` fields
-            raise InputError(source.name, None, "cannot split the file into lines and fields")
-        for j in range(width):
-            chunks[j].extend(table.column(j).chunks)
-    lines = np.concatenate(line_parts) if line_parts else np.zeros(0, dtype=np.int64)
-    columns = [pa.chunked_array(parts, pa.binary()) for parts in chunks]
-    return columns, lines, extra
-
-
-def _blocks(source: InputFile) -> Iterator[tuple[bytes, int]]:
-    """The input in blocks that end at a newline, each with the number of its first line."""
-    line = 1
-    rest = b""
-    with source.open() as handle:
-        start = handle.read(len(BOM))
-        if start != BOM:
-            rest = start
-        while True:
-            data = handle.read(BLOCK)
-            if not data:
-                break
-            data = rest + data
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                rest = data
-                continue
-            block, rest = data[:cut], data[cut:]
-            yield block, line
-            line += block.count(b"\n")
-    if rest:
-        yield rest + b"\n", line
-
-
-def _normalise(block: bytes, width: int) -> tuple[bytes, np.ndarray]:
-    """A block of whole lines rewritten as ``f1<TAB>f2...<NL>`` (the first ``width`` fields of each
-    line; blank lines stay empty), and the number of fields each line had."""
-    data = np.frombuffer(block, dtype=np.uint8)
-    newline = data == ord("\n")
-    field = ~_IS_SPACE_NL[data]
-    starts = field.copy()
-    starts[1:] &= ~field[:-1]
-    line_of = np.cumsum(newline, dtype=np.int32)
-    line_of -= newline                       # a newline belongs to the line it ends
-    n_lines = int(newline.sum())
-    # Field number (1-based) of every byte of a field: starts so far, less those of earlier lines.
-    started = np.cumsum(starts, dtype=np.int32)
-    before_line = np.zeros(n_lines + 1, dtype=np.int32)
-    before_line[1:] = started[newline]
-    number = started - before_line[line_of]
-    fields_per_line = np.diff(before_line)
-    keep = (field & (number <= width)) | newline
-    # The byte before each later field's first byte is whitespace: it becomes the one separator.
-    separator = np.flatnonzero(starts & (number >= 2) & (number <= width)) - 1
-    keep[separator] = True
-    out = data.copy()
-    out[separator] = ord("\t")
-    return out[keep].tobytes(), fields_per_line
 
 
 # -- typed values ----------------------------------------------------------------------
@@ -562,12 +491,19 @@ def _text_of(column, row: int) -> str:
     return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(text)} characters)"
 
 
-_DIGIT_OR_MINUS = np.zeros(256, dtype=bool)
-_DIGIT_OR_MINUS[list(b"0123456789-")] = True
+def _integer_bytes(used: np.ndarray) -> bool:
+    return bool(((used - np.uint8(48) <= 9) | (used == ord("-"))).all())  # digits, '-'
 
 
-def _only_digits_and_minus(text: pa.ChunkedArray) -> bool:
-    """Whether every byte of every value is a digit or '-' (then Arrow's cast checks the form)."""
+def _real_bytes(used: np.ndarray) -> bool:
+    if ((used < ord("+")) | (used == ord(",")) | (used == ord("/"))).any():  # digits, '+', '-', '.', 'e', 'E'
+        return False
+    letters = used[used > ord("9")]
+    return bool(((letters | 0x20) == ord("e")).all())
+
+
+def _only_bytes(text: pa.ChunkedArray, allowed) -> bool:
+    """Whether ``allowed`` holds for the bytes of every value (then Arrow's cast checks the form)."""
     for chunk in text.chunks:
         if not len(chunk):
             continue
@@ -575,8 +511,7 @@ def _only_digits_and_minus(text: pa.ChunkedArray) -> bool:
         data = chunk.buffers()[2]
         if data is None:
             continue
-        used = np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]
-        if not _DIGIT_OR_MINUS[used].all():
+        if not allowed(np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]):
             return False
     return True
 
@@ -587,7 +522,7 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
     clip: a value beyond 64 bits is clipped to the nearest int64 instead of
     refused, and the result is (values, row of the first such value or None).
     """
-    if _only_digits_and_minus(column):  # the usual case: no regex over every value
+    if _only_bytes(column, _integer_bytes):  # the usual case: no regex over every value
         try:
             values = numpy_of(pc.cast(column.cast(pa.string()), pa.int64()))
             return (values, None) if clip else values
@@ -621,12 +556,11 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
 
 def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
     """ASCII reals (sign, digits, point, exponent, inf) as float64; NaN refused."""
-    if pa.types.is_floating(column.type):
-        values = numpy_of(column)
-        bad = np.isnan(values)
-        if bad.any():
-            raise _BadValue(int(np.argmax(bad)), f"{name} is not a number")
-        return values
+    if _only_bytes(column, _real_bytes):  # the usual case: Arrow's cast refuses every malformed one of these
+        try:
+            return numpy_of(pc.cast(column.cast(pa.string()), pa.float64()))
+        except pa.ArrowInvalid:
+            pass
     row = _first_false(pc.match_substring_regex(column, REAL_PATTERN))
     if row is not None:
         raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not a number")
@@ -636,24 +570,27 @@ def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
 # -- small files, field by field -----------------------------------------------------
 
 def split_columns(source: InputFile, min_fields: int, max_fields: int, *, hint: str = "") -> Columns:
-    """Every non-blank line split on runs of whitespace into ``min_fields`` .. ``max_fields`` str
-    fields (absent optional ones ""), for small files such as intent probabilities."""
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    data = source.data
-    if data.startswith(BOM):
-        data = data[len(BOM):]
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        fields = raw.split()
-        if not fields:
-            continue
-        if not min_fields <= len(fields) <= max_fields:
-            expected = min_fields if len(fields) < min_fields else max_fields
-            raise InputError(source.name, number, f"expected {expected} fields, found {len(fields)}{hint}")
-        rows.append([decode(f) for f in fields] + [""] * (max_fields - len(fields)))
-        lines.append(number)
-    fields = [np.array([row[j] for row in rows], dtype=object) for j in range(max_fields)]
-    return Columns(source, fields, np.array(lines, dtype=np.int64))
+    """Every non-blank line's fields, ``min_fields`` .. ``max_fields`` of them, as str (absent optional
+    ones ""), for small files such as intent probabilities."""
+    parts: list[list[np.ndarray]] = [[] for _ in range(max_fields)]
+    lines: list[np.ndarray] = []
+    for fields in split(source):
+        per_line = fields.per_line
+        wrong = (per_line > 0) & ((per_line < min_fields) | (per_line > max_fields))
+        if wrong.any():
+            row = int(np.argmax(wrong))
+            found = int(per_line[row])
+            expected = min_fields if found < min_fields else max_fields
+            raise InputError(source.name, fields.first_line + row, f"expected {expected} fields, found {found}{hint}")
+        kept = np.flatnonzero(per_line)
+        lines.append(fields.first_line + kept.astype(np.int64))
+        for j in range(max_fields):
+            texts = np.full(len(kept), "", dtype=object)
+            present = per_line[kept] > j
+            texts[present] = texts_of(fields.column(kept[present], j))
+            parts[j].append(texts)
+    values = [np.concatenate(part) if part else np.zeros(0, dtype=object) for part in parts]
+    return Columns(source, values, np.concatenate(lines) if lines else np.zeros(0, dtype=np.int64))
 
 
 def parse_float_column(columns: Columns, j: int, what: str) -> np.ndarray:
