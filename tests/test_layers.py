@@ -95,7 +95,6 @@ def test_tool_names_live_in_compat():
         assert not re.search(r"\b(ntcireval|evalir)\b", path.read_text()), path
 
 
-<<<<<<< HEAD
 # -- one judgment model per kind ---------------------------------------------------------------
 
 PREFERENCE_ONLY_RULES = {"preference_smoothing", "blank_judgment_repeats", "utility_with_unconditional",
@@ -172,22 +171,11 @@ SWITCH = {"kernels", "kernel", "compiled", "_kernels"}  # native's own access to
 
 def names_from_native(path: Path) -> set[str]:
     """The names a module imports from divaleval/native or its modules (``native.x`` for a module of it)."""
-=======
-# -- one tokenizer: io/lines splits every file's lines, runs have two readers ------------------------------
-
-SPLITTER = "divaleval.io.lines"
-OLD_SPLITTERS = {"line_blocks", "split_block", "split_lines", "binary_field", "_blocks", "_normalise", "Block"}
-
-
-def absolute_imports(path: Path) -> set[str]:
-    """The modules a module imports from (relative imports resolved), anywhere in it."""
->>>>>>> g25-tokenizer
     package = list(path.relative_to(PACKAGE.parent).parts[:-1])
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
-<<<<<<< HEAD
             target = ".".join(base + ([node.module] if node.module else []))
             if target == "divaleval.native" or target.startswith("divaleval.native."):
                 found |= {target.removeprefix("divaleval.native.")} if target != "divaleval.native" else set()
@@ -296,7 +284,21 @@ def test_measure_registry_has_no_import_circle():
 
     for name in sorted(edges):
         visit(name, ())
-=======
+
+
+# -- one tokenizer: io/lines splits every file's lines, runs have two readers ------------------------------
+
+SPLITTER = "divaleval.io.lines"
+OLD_SPLITTERS = {"line_blocks", "split_block", "split_lines", "binary_field", "_blocks", "_normalise", "Block"}
+
+
+def absolute_imports(path: Path) -> set[str]:
+    """The modules a module imports from (relative imports resolved), anywhere in it."""
+    package = list(path.relative_to(PACKAGE.parent).parts[:-1])
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
             found.add(".".join(base + ([node.module] if node.module else [])))
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
@@ -336,4 +338,3 @@ def test_io_has_one_splitter_and_runs_two_readers():
     called = {node.func.id for node in ast.walk(read_run) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     readers = {name for name in called if "read" in name and name != "read_input"}
     assert readers == {"_read_plain_run", "read_columns"}, readers
->>>>>>> g25-tokenizer
