@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import tempfile
 from typing import IO, Iterator
 
@@ -24,22 +25,40 @@ def atomic_output(path: str, *, binary: bool = False, replace: bool = True) -> I
     """
     directory = os.path.dirname(os.path.abspath(path))
     text = {} if binary else {"encoding": "utf-8", "errors": "surrogateescape"}
-    handle = tempfile.NamedTemporaryFile("wb" if binary else "w", dir=directory, prefix=".divaleval-",
-                                         suffix=".partial", delete=False, **text)
+    temporary = None
     try:
+        # Ctrl-C is held back until the temporary's name is known, so that the cleanup below always has it.
+        with _interrupts_held():
+            handle = tempfile.NamedTemporaryFile("wb" if binary else "w", dir=directory, prefix=".divaleval-",
+                                                 suffix=".partial", delete=False, **text)
+            temporary = handle.name
         with handle:
             yield handle
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(handle.name, 0o666 & ~umask)  # as an ordinary new file (the temporary one is private)
+        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file (the temporary one is private)
         if replace:
-            os.replace(handle.name, path)
+            os.replace(temporary, path)
         else:
-            _link_new(handle.name, path)
+            _link_new(temporary, path)
     except BaseException:  # Ctrl-C too: nothing is left behind
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(handle.name)
+        if temporary is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
         raise
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT held back for the block (delivered when it ends), where the platform can (not on Windows)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _link_new(temporary: str, path: str) -> None:
