@@ -345,7 +345,8 @@ API_NAMES = PlacementNames()
 
 @dataclass(frozen=True)
 class Placement:
-    """Where runs are scored and trials drawn: in ``jobs`` processes here (never 0), or on ``cluster``."""
+    """Where runs are scored and trials drawn: in ``jobs`` processes here (never 0, never more than the
+    cores), or on ``cluster``."""
 
     jobs: int = 1
     cluster: Cluster | None = None
@@ -371,18 +372,26 @@ def check_placement(jobs: int, scheduler: Scheduler, ship_runs: bool = False,
         raise UsageError(f"give {names.jobs} or {names.cluster}, not both")
 
 
+def worker_processes(jobs: int) -> int:
+    """Processes for ``jobs`` (0: one per core): never more than the cores, as more would only take turns
+    on them (each a copy of the qrels, and the time to start and feed it)."""
+    cores = os.cpu_count() or 1
+    return cores if jobs == 0 else min(jobs, cores)
+
+
 @contextmanager
 def placed(jobs: int = 1, scheduler: Scheduler = None, *, ship_runs: bool = False,
            names: PlacementNames = API_NAMES, log_level: int | None = None,
            on_connect: Callable[[str], None] | None = None) -> Iterator[Placement]:
-    """Where the work runs, checked (:func:`check_placement`): ``jobs`` processes here (0: one per core), or
+    """Where the work runs, checked (:func:`check_placement`): ``jobs`` processes here (0: one per core; at
+    most one per core, :func:`worker_processes`), or
     the cluster ``scheduler`` names, connected here and closed after when given by its address (a connected
     :class:`Cluster` is used as it is, and left open).
 
     ship_runs, log_level: as for :class:`Cluster`; on_connect: told before connecting (a progress line).
     """
     check_placement(jobs, scheduler, ship_runs, names)
-    processes = (os.cpu_count() or 1) if jobs == 0 else jobs
+    processes = worker_processes(jobs)
     if not isinstance(scheduler, str):
         yield Placement(processes, scheduler)
         return

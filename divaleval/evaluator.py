@@ -14,6 +14,7 @@ evaluator, its ideal rankings computed, and returns raw scores in run order.
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import time
 from collections import deque
@@ -415,10 +416,20 @@ def _score_in_worker(item: RunInput) -> RawScores | InputError:
         return exc
 
 
+def pool_size(jobs: int, inputs: Iterable[RunInput]) -> tuple[int, Iterator[RunInput]]:
+    """Worker processes for ``jobs`` (resolved by :func:`divaleval.cluster.placed`: at most one per core),
+    and at most one per run, as each costs a process and a copy of the qrels: the first runs are taken from
+    ``inputs`` to count them (the iterator returned gives them again)."""
+    inputs = iter(inputs)
+    first = list(itertools.islice(inputs, jobs))
+    return max(1, len(first)), itertools.chain(first, inputs)
+
+
 def _score_in_workers(evaluator: Evaluator, inputs: Iterable[RunInput], jobs: int
                       ) -> Iterator[RawScores | InputError]:
     """RawScores of each run, in order, computed by ``jobs`` worker processes."""
+    workers, inputs = pool_size(jobs, inputs)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(evaluator,)) as pool:
+    with context.Pool(workers, initializer=_init_worker, initargs=(evaluator,)) as pool:
         yield from pool.imap(_score_in_worker, inputs, chunksize=1)

@@ -496,7 +496,7 @@ def test_simulation_output_file(tmp_path):
     status, _, err = cli(["simulate-preferences", "-o", out, qrels])
     assert status == 2 and "exists" in err
     status, _, err = cli(["simulate-preferences", "--force", "-o", qrels, qrels])
-    assert status == 2 and "is one of the inputs" in err
+    assert status == 2 and "is an input" in err
     assert qrels.read_text() == SIM_QRELS
     assert cli(["simulate-preferences", "--force", "--seed", "3", "-o", out, qrels])[0] == 0
     bad = write(tmp_path, "bad", "1 1 a x\n")

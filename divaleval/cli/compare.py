@@ -12,7 +12,7 @@ from ..output.plots import check_plot_path, plot_topic_differences
 from .group import CONTEXT, main_group
 from .progress import Progress
 from .scaleout import placement
-from .scoring import INPUTS_HELP, check_output_path, load_cube, reported_errors, score_input_options
+from .scoring import INPUTS_HELP, load_cube, reported_errors, score_input_options
 from .types import PlainFloat
 
 MAX_PLOTTED_PAIRS = 12
@@ -53,25 +53,26 @@ def compare_command(inputs, measures, score_files, missing, iprob, order, gain, 
                     judged_only, rel_min, jobs, scheduler, ship_runs, trials, seed, quiet, baseline, alpha, fmt, plot,
                     plot_measure):
     """Compare runs per measure, with significance tests over topics."""
-    with reported_errors(), placement(jobs, scheduler, ship_runs) as place:
-        if plot:
-            check_plot_path(plot)
-            check_output_path(plot, inputs + score_files)
-        cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
-                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, judged_only=judged_only,
-                         rel_min=rel_min, jobs=place.jobs, scheduler=place.cluster)
-        drawn = plot_measure or cube.measures[0]
-        if plot:
-            if drawn not in cube.measures:
-                raise click.UsageError(f"--plot-measure {drawn!r} is not among the measures: "
-                                       f"{', '.join(cube.measures)}")
-            differences = topic_differences(cube, drawn, baseline)
-            if differences[["run_a", "run_b"]].drop_duplicates().shape[0] > MAX_PLOTTED_PAIRS:
-                raise click.UsageError(f"--plot draws at most {MAX_PLOTTED_PAIRS} pairs: choose a --baseline "
-                                       "or fewer runs")
-        with Progress("divaleval compare", 2 * trials, unit="trials", enabled=False if quiet else None) as bar:
-            rows = compare(cube, baseline, trials=trials, seed=seed, level=1 - alpha, scheduler=place.cluster,
-                           progress=bar.advance)
-        if plot:
+    with reported_errors():
+        if plot:  # before anything is read or scored
+            check_plot_path(plot, "--plot", inputs + score_files + ((iprob,) if iprob else ()))
+        with placement(jobs, scheduler, ship_runs) as place:
+            cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
+                             topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, judged_only=judged_only,
+                             rel_min=rel_min, jobs=place.jobs, scheduler=place.cluster)
+            drawn = plot_measure or cube.measures[0]
+            if plot:
+                if drawn not in cube.measures:
+                    raise click.UsageError(f"--plot-measure {drawn!r} is not among the measures: "
+                                           f"{', '.join(cube.measures)}")
+                differences = topic_differences(cube, drawn, baseline)
+                if differences[["run_a", "run_b"]].drop_duplicates().shape[0] > MAX_PLOTTED_PAIRS:
+                    raise click.UsageError(f"--plot draws at most {MAX_PLOTTED_PAIRS} pairs: choose a --baseline "
+                                           "or fewer runs")
+            with Progress("divaleval compare", 2 * trials, unit="trials", enabled=False if quiet else None) as bar:
+                rows = compare(cube, baseline, trials=trials, seed=seed, level=1 - alpha, scheduler=place.cluster,
+                               progress=bar.advance)
+        sys.stdout.write(render_comparison(cube, rows, fmt, trials, alpha))
+        if plot:  # after the table: a figure that fails to be written loses nothing else
+            sys.stdout.flush()
             plot_topic_differences(differences, plot, drawn)
-    sys.stdout.write(render_comparison(cube, rows, fmt, trials, alpha))

@@ -124,7 +124,10 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="A run that cannot be read (or shares no topic with the qrels) is named in a warning and "
                    "left out; the others are scored (default: it stops everything, exit status 2).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="ndeval", show_default=True,
-              help="Output format.")
+              help="Output format: ndeval's CSV, trec_eval's lines or JSON lines print each run's rows as soon as "
+                   "it is scored; table aligns every column to its widest value over all the runs, so it prints "
+                   "once the last is scored (with a progress bar meanwhile, on a terminal). compare and meta "
+                   "--scores read each back.")
 @click.option("-n", "--means-only", is_flag=True, help="Print only each run's mean row.")
 @click.option("-j", "--jobs", type=PlainInt(min=0), default=1, show_default=True, metavar="N",
               help="Score runs in N worker processes (0: one per core); the output is the same.")

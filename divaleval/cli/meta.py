@@ -9,11 +9,12 @@ from ..api import meta_evaluate
 from ..io.gold import read_gold
 from ..meta import METHODS, SECTIONS, chosen_methods, chosen_sections
 from ..output.meta import META_FORMATS, render_meta
-from ..output.plots import check_plot_path, plot_asl_curves, plot_tau_heatmap
+from ..output.paths import FIGURE, check_outputs
+from ..output.plots import plot_asl_curves, plot_tau_heatmap
 from .group import CONTEXT, main_group
 from .progress import Progress
 from .scaleout import placement
-from .scoring import INPUTS_HELP, check_output_path, load_cube, reported_errors, score_input_options
+from .scoring import INPUTS_HELP, load_cube, reported_errors, score_input_options
 from .types import PlainFloat
 
 EPILOG = INPUTS_HELP + """
@@ -63,20 +64,22 @@ def meta_command(inputs, measures, score_files, missing, iprob, order, gain, top
     if "gold" in sections and not gold:
         raise click.UsageError("-s gold needs --gold FILE")
     plotted = [*(["asl"] if plot else []), *(["tau-matrix"] if plot_tau else [])]
-    with reported_errors(), placement(jobs, scheduler, ship_runs) as place:
-        for path in (plot, plot_tau):
-            if path:
-                check_plot_path(path)
-                check_output_path(path, inputs + score_files + ((gold,) if gold else ()))
-        preferences = read_gold(gold) if gold else None
-        cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
-                         topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, judged_only=judged_only,
-                         rel_min=rel_min, jobs=place.jobs, scheduler=place.cluster)
-        with Progress("divaleval meta", len(methods) * trials, unit="trials", enabled=False if quiet else None) as bar:
-            report = meta_evaluate(cube, sections, methods=methods, alpha=alpha, trials=trials, seed=seed,
-                                   gold=preferences, also=plotted, scheduler=place.cluster, progress=bar.advance)
+    with reported_errors():
+        # Before anything is read or scored:
+        check_outputs([("--plot", plot), ("--plot-tau", plot_tau)], kind=FIGURE,
+                      inputs=inputs + score_files + tuple(path for path in (iprob, gold) if path))
+        with placement(jobs, scheduler, ship_runs) as place:
+            preferences = read_gold(gold) if gold else None
+            cube = load_cube(inputs, score_files, measures, missing, quiet, iprob=iprob, order=order, gain=gain,
+                             topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, judged_only=judged_only,
+                             rel_min=rel_min, jobs=place.jobs, scheduler=place.cluster)
+            with Progress("divaleval meta", len(methods) * trials, unit="trials",
+                          enabled=False if quiet else None) as bar:
+                report = meta_evaluate(cube, sections, methods=methods, alpha=alpha, trials=trials, seed=seed,
+                                       gold=preferences, also=plotted, scheduler=place.cluster, progress=bar.advance)
+        sys.stdout.write(render_meta(report, fmt))
+        sys.stdout.flush()  # before the figures: one that fails to be written loses nothing else
         if plot:
             plot_asl_curves(report.tables["asl"], plot, alpha)
         if plot_tau:
             plot_tau_heatmap(report.tables["tau-matrix"], plot_tau)
-    sys.stdout.write(render_meta(report, fmt))

@@ -1,8 +1,7 @@
 """What the commands that compare runs share: their inputs (QRELS RUN... scored now, or --scores files
-read back), the scoring options, error reporting, and checks on the files they write."""
+read back), the scoring options, and error reporting (an output path's too)."""
 from __future__ import annotations
 
-import os
 import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
@@ -13,6 +12,7 @@ from ..api import read_score_cube, score_cube
 from ..compat import MODES
 from ..errors import DivalevalError, UsageError, warn_to_stderr
 from ..meta import MISSING, ScoreCube
+from ..output.paths import OutputPathError
 from ..ranking import ORDERS
 from .progress import Progress, count_runs
 from .scaleout import cluster_options
@@ -21,7 +21,8 @@ from .types import PlainInt
 INPUTS_HELP = """\b
 Inputs: QRELS RUN... (scored now, every qrels topic: a topic missing from a run
 scores 0, as with -c), or --scores FILE... (per-topic scores printed earlier
-by divaleval, as ndeval's CSV or with -f json: nothing is scored twice)."""
+by divaleval, in any of its -f formats: nothing is scored twice; -f json keeps
+every digit, ndeval's CSV 6 decimals, trec and table 4, read as printed)."""
 
 
 def score_input_options(command: Callable) -> Callable:
@@ -64,9 +65,13 @@ def score_input_options(command: Callable) -> Callable:
 
 @contextmanager
 def reported_errors() -> Iterator[None]:
-    """Usage errors print with the usage line; input errors as ``divaleval: FILE:LINE: reason``; both exit 2."""
+    """Usage errors print with the usage line; input errors as ``divaleval: FILE:LINE: reason``, and an output
+    path that cannot be written as ``divaleval: OPTION PATH: reason``; all exit 2."""
     try:
         yield
+    except OutputPathError as exc:
+        click.echo(f"divaleval: {exc}", err=True)
+        sys.exit(2)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     except DivalevalError as exc:
@@ -101,16 +106,3 @@ def load_cube(inputs: tuple[str, ...], score_files: tuple[str, ...], measures: t
         return score_cube(inputs[0], runs, list(measures) or None, missing=missing,
                           warn=(lambda message: None) if quiet else bar.warn, on_run=lambda _: bar.step(),
                           **scoring)
-
-
-def check_output_path(path: str | None, inputs: tuple[str, ...]) -> None:
-    """A file to write must not be one of the inputs (nor a file in an input directory)."""
-    if path is None or not os.path.exists(path):
-        return
-    for item in inputs:
-        candidates = [item]
-        if os.path.isdir(item):
-            candidates = [os.path.join(item, name) for name in os.listdir(item)]
-        for candidate in candidates:
-            if os.path.exists(candidate) and os.path.samefile(candidate, path):
-                raise click.UsageError(f"{path} is an input: it will not be overwritten")

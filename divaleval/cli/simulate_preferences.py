@@ -1,19 +1,23 @@
 """``divaleval simulate-preferences [OPTIONS] QRELS``: preference judgments simulated from intentwise qrels."""
 from __future__ import annotations
 
-import os
 import sys
 
 import click
 
 from ..api import simulate_preferences
 from ..compat import MODES
-from ..errors import DivalevalError, UsageError, warn_to_stderr
+from ..errors import DivalevalError, warn_to_stderr
 from ..io.preferences import format_preferences
-from ..model.preference_simulation import KINDS, TIE_RULES
+from ..model.preference_simulation import KINDS, TIE_RULES, SimulationSize
 from ..output.atomic import atomic_output
+from ..output.paths import cannot_write, check_output
 from .group import CONTEXT, main_group
+from .progress import Progress
+from .scoring import reported_errors
 from .types import PlainInt
+
+MAX_LINES = 10_000_000  # about 1 GB of judgments, written in about half a minute
 
 EPILOG = """\b
 Examples:
@@ -54,55 +58,57 @@ winner' (triplets). Exit status 2 on a bad option or input.
               help="Depth of the pool (score order).")
 @click.option("--compat", type=click.Choice(sorted(MODES)), default=None,
               help="Simulate as a reference tool does (evalir: an intent the given document covers counts 0.5).")
+@click.option("--max-lines", type=PlainInt(min=0), default=MAX_LINES, show_default=True, metavar="N",
+              help="Refuse, before starting, a simulation that would write more than N judgments "
+                   "(0: no limit).")
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE (a new file) instead of standard output.")
 @click.option("--force", is_flag=True, help="With -o: replace FILE if it exists (never an input).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings or progress.")
-def simulate_preferences_command(qrels, profiles, kind, ties, seed, pool, pool_depth, compat, output, force, quiet):
+def simulate_preferences_command(qrels, profiles, kind, ties, seed, pool, pool_depth, compat, max_lines, output, force,
+                                 quiet):
     """Simulate preference judgments from intentwise QRELS (Chandar & Carterette 2013, sec. 4)."""
     warn = (lambda message: None) if quiet else warn_to_stderr
-    inputs = [path for path in (qrels, profiles, *pool) if path and path != "-"]
-    if output is not None:
-        _check_output(output, inputs, force)
-    try:
-        tables = simulate_preferences(qrels, profiles, kind=kind, ties=ties, seed=seed, compat=compat,
-                                      pool=list(pool), pool_depth=pool_depth, warn=warn)
-        progress = sys.stderr.isatty() and not quiet
-        if output is None:
-            _write(tables, sys.stdout, progress)
-        else:
-            _write_new_file(tables, output, progress)
-    except UsageError as exc:
-        raise click.UsageError(str(exc)) from None
-    except DivalevalError as exc:
-        click.echo(f"divaleval: {exc}", err=True)
-        sys.exit(2)
+    with reported_errors():
+        if output is not None:  # before anything is read
+            check_output(output, "-o", inputs=[qrels, profiles, *pool],
+                         exists=None if force else "choose a new file (or --force to replace it)")
+        simulation = simulate_preferences(qrels, profiles, kind=kind, ties=ties, seed=seed, compat=compat,
+                                          pool=list(pool), pool_depth=pool_depth, warn=warn)
+        if max_lines and simulation.size.lines > max_lines:
+            raise DivalevalError(too_many(simulation.size, kind, max_lines))
+        progress = Progress("divaleval simulate-preferences", simulation.size.lines, unit="judgments",
+                            enabled=False if quiet else None)
+        with progress:
+            if output is None:
+                _write(simulation, sys.stdout, progress)
+                return
+            try:
+                with atomic_output(output) as handle:  # whole or not at all: an error or Ctrl-C leaves nothing
+                    _write(simulation, handle, progress)
+            except OSError as exc:
+                raise cannot_write(output, exc, "-o") from None
 
 
-def _check_output(output: str, inputs: list[str], force: bool) -> None:
-    if os.path.isdir(output):
-        raise click.UsageError(f"-o {output}: is a directory")
-    if not os.path.exists(output):
-        return
-    if any(os.path.exists(path) and os.path.samefile(output, path) for path in inputs):
-        raise click.UsageError(f"-o {output}: is one of the inputs; choose a new file")
-    if not force:
-        raise click.UsageError(f"-o {output}: exists; choose a new file (or --force to replace it)")
+def too_many(size: SimulationSize, kind: str, limit: int) -> str:
+    """Why a simulation is refused, and how to narrow it."""
+    topic, profile, documents = size.largest
+    growth = "with the square" if kind == "pairs" else "with the cube"
+    return (f"simulate-preferences would write {size.lines:,} judgments (about {_amount(size.bytes)}), more than "
+            f"--max-lines {limit}: they grow {growth} of the documents judged per topic and profile (topic "
+            f"{topic}, profile {profile}: {documents:,} documents). Narrow it: --pool RUN... judges only the "
+            "documents the runs rank in their first --pool-depth (a smaller depth, fewer), --kind pairs leaves out "
+            "the triplets, --profiles chooses topics and intents; or raise --max-lines (0: no limit)")
 
 
-def _write(tables, handle, progress: bool) -> int:
-    written = 0
+def _amount(size: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
+
+
+def _write(tables, handle, progress: Progress) -> None:
     for table in tables:
         for text in format_preferences(table):
             handle.write(text)
-        written += len(table)
-        if progress:
-            click.echo(f"\r{written} judgments", err=True, nl=False)
-    if progress:
-        click.echo("", err=True)
-    return written
-
-
-def _write_new_file(tables, output: str, progress: bool) -> None:
-    """Write ``output`` whole or not at all: an error or Ctrl-C leaves nothing behind."""
-    with atomic_output(output) as handle:
-        _write(tables, handle, progress)
+            progress.step(text.count("\n"))

@@ -11,6 +11,7 @@ from ..errors import DivalevalError
 from ..io import expand_run_paths
 from ..io.validate import check_run, fix_run, read_topic_list
 from ..output.atomic import atomic_output
+from ..output.paths import FOLDER, cannot_write, check_output
 from .group import CONTEXT, main_group
 from .types import PlainInt
 
@@ -63,7 +64,7 @@ def validate_command(runs, topic_file, max_docs, docno_pattern, fix_path, quiet)
         raise click.UsageError(f"--docno-pattern {docno_pattern!r}: {exc}") from None
     try:
         paths = expand_run_paths(list(runs))
-        targets = _fix_targets(fix_path, paths, runs) if fix_path is not None else None
+        targets = _fix_targets(fix_path, paths, runs, topic_file) if fix_path is not None else None
         topics = read_topic_list(topic_file) if topic_file is not None else None
         invalid = 0
         for index, path in enumerate(paths):
@@ -85,13 +86,14 @@ def validate_command(runs, topic_file, max_docs, docno_pattern, fix_path, quiet)
     sys.exit(1 if invalid else 0)
 
 
-def _fix_targets(fix_path: str, paths: list[str], given: tuple[str, ...]) -> list[str]:
+def _fix_targets(fix_path: str, paths: list[str], given: tuple[str, ...], topic_file: str | None) -> list[str]:
     """Where each corrected copy goes: never an input, never an existing file (checked before any is read)."""
     several = len(paths) > 1 or any(os.path.isdir(item) for item in given) or os.path.isdir(fix_path) \
         or fix_path.endswith(("/", os.sep))
     if several:
         if os.path.exists(fix_path) and not os.path.isdir(fix_path):
             raise click.UsageError(f"--fix {fix_path}: several runs need a directory to write into")
+        check_output(fix_path, "--fix", kind=FOLDER)
         targets = [os.path.join(fix_path, os.path.basename(path)) for path in paths]
         repeated = {t for t in targets if targets.count(t) > 1}
         if repeated:
@@ -99,12 +101,8 @@ def _fix_targets(fix_path: str, paths: list[str], given: tuple[str, ...]) -> lis
     else:
         targets = [fix_path]
     for target in targets:
-        if os.path.isdir(target):
-            raise click.UsageError(f"--fix {target} is a directory: name the file to write")
-        if os.path.exists(target):
-            inputs = [p for p in paths if p != "-" and os.path.exists(p) and os.path.samefile(p, target)]
-            what = "is an input" if inputs else "exists"
-            raise click.UsageError(f"--fix {target} {what}: it will not be overwritten (runs are never fixed in place)")
+        check_output(target, "--fix", inputs=[*paths, *given, *([topic_file] if topic_file else [])], parents=True,
+                     exists="it will not be overwritten (runs are never fixed in place)")
     return targets
 
 
@@ -118,6 +116,5 @@ def _write_new(path: str, data: bytes) -> None:
             handle.write(data)
     except FileExistsError:
         raise click.UsageError(f"--fix {path} exists: it will not be overwritten") from None
-    except OSError as exc:
-        click.echo(f"divaleval: {path}: cannot write: {exc.strerror or exc}", err=True)
-        sys.exit(2)
+    except OSError as exc:  # checked before the work, failed since (a full disk, a directory removed)
+        raise cannot_write(path, exc, "--fix") from None

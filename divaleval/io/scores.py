@@ -1,18 +1,25 @@
 """Per-topic scores read back from divaleval's own output, so that nothing is scored twice.
 
-Two layouts, told apart by the first character of the file:
+Every per-topic layout divaleval prints, told apart by the first line:
 
 * JSON lines (``divaleval -f json``): one object per (run, topic) with ``run``
   (the run's source; optional), ``runid``, ``topic`` and one number per measure;
 * ndeval's CSV (``divaleval`` by default, and ndeval itself): a header
-  ``runid,topic,MEASURE,...`` then one row per (run, topic). A run's rows end
-  with its ``amean`` row, so two runs with one runtag stay two runs (the
-  second is keyed ``RUNTAG#2``, as runs given twice are).
+  ``runid,topic,MEASURE,...`` then one row per (run, topic);
+* trec_eval's lines (``-f trec``): ``MEASURE<TAB>TOPIC<TAB>VALUE``, each run
+  opening with ``runid<TAB>all<TAB>RUNTAG``;
+* the aligned table (``-f table``): a header ``runid topic MEASURE ...``, a
+  rule of dashes, then one row per (run, topic), fields apart by spaces.
 
-``amean`` rows (means) are skipped: means are recomputed from the topics. An
-undefined value (ndeval's ``-nan``) is read as 0, as divaleval scores it, with a
-warning naming the line. Anything else that is not a number is an error naming
-its line.
+A run's rows end with its mean (``amean``; ``all`` in trec's lines), so two runs
+with one runtag stay two runs (the second is keyed ``RUNTAG#2``, as runs given
+twice are). Means are skipped: they are recomputed from the topics. trec's lines
+and the table print 4 decimals (the CSV 6, JSON every digit): the scores are
+read as printed, and a warning says that tests on them may differ in the last
+digits from tests on the runs. TRisk rows (``--baseline``) are refused: they
+are risk-adjusted differences, not scores. An undefined value (ndeval's
+``-nan``) is read as 0, as divaleval scores it, with a warning naming the line.
+Anything else that is not a number is an error naming its line.
 """
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ import csv
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -28,7 +35,12 @@ from ..errors import InputError, WarningSink, warn_to_stderr
 from .source import InputFile, read_input
 
 MEAN_TOPIC = "amean"
+TREC_MEAN_TOPIC = "all"
 KEY_FIELDS = ("run", "runid", "topic")
+RISK_ROWS = ("TRisk", "TRisk-p")   # the rows a run's mean is followed by with --baseline (meta/risk.py)
+FORMATS_READ = ("divaleval's per-topic output: ndeval's CSV (the default; a header 'runid,topic,...'), "
+                "-f json, -f trec or -f table")
+ROUNDED = {"trec": 4, "table": 4}  # decimals each format prints (the CSV 6: close enough to be quiet about)
 
 
 @dataclass
@@ -63,6 +75,10 @@ class _Builder:
         return len(self.table.runs) - 1
 
     def add(self, run: int, topic: str, values: list[float], line: int) -> None:
+        if topic in RISK_ROWS:
+            raise InputError(self.table.name, line, f"{topic} is a risk summary (divaleval --baseline): these are "
+                                                    "risk-adjusted differences, not scores; print the scores "
+                                                    "without --baseline")
         first = self.seen.setdefault((run, topic), line)
         if first != line:
             raise InputError(self.table.name, line, f"topic {topic!r} of run {self.table.runs[run]!r} "
@@ -93,16 +109,22 @@ def read_scores(source: str | InputFile, warn: WarningSink = warn_to_stderr) -> 
     except UnicodeDecodeError as exc:
         line = source.data[: exc.start].count(b"\n") + 1
         raise InputError(source.name, line, "is not UTF-8 text") from None
-    lines = text.removeprefix("\ufeff").split("\n")   # a byte-order mark is not part of the first line
+    lines = [line.rstrip("\r") for line in text.removeprefix("\ufeff").split("\n")]  # (a BOM is no part of it)
     first = next((j for j, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise InputError(source.name, None, "is empty")
-    if lines[first].lstrip().startswith("{"):
+    head = lines[first]
+    if head.lstrip().startswith("{"):
         return _read_json(source, lines, warn)
-    if lines[first].split(",")[:2] == ["runid", "topic"]:
-        return _read_csv(source, lines, first, warn)
-    raise InputError(source.name, first + 1, "not a score file: expected divaleval's JSON lines "
-                                             "or ndeval's CSV (a header 'runid,topic,...')")
+    if head.split(",")[:2] == ["runid", "topic"]:
+        return _read_columns(source, _csv_fields(head), first, _csv_rows(lines, first), warn)
+    if [field.strip() for field in head.split("\t")][:2] == ["runid", TREC_MEAN_TOPIC]:
+        return _read_trec(source, lines, warn)
+    if head.split()[:2] == ["runid", "topic"] and _is_rule(lines, first + 1):
+        _warn_rounded(source, "table", warn)
+        return _read_columns(source, head.split(), first, _table_rows(lines, first + 2), warn)
+    raise InputError(source.name, first + 1, f"not a score file: expected {FORMATS_READ}; print one with "
+                                             "divaleval -c -f json QRELS RUN... > scores.jsonl")
 
 
 def chosen_columns(tables: list[ScoreTable], requested: Iterable[str] | str | None,
@@ -172,8 +194,31 @@ def _csv_fields(text: str) -> list[str]:
     return next(csv.reader([text])) if '"' in text else text.split(",")
 
 
-def _read_csv(source: InputFile, lines: list[str], header_index: int, warn: WarningSink) -> ScoreTable:
-    header = _csv_fields(lines[header_index].rstrip("\r"))
+def _csv_rows(lines: list[str], header_index: int) -> Iterator[tuple[int, list[str]]]:
+    for number, text in enumerate(lines[header_index + 1:], start=header_index + 2):
+        if text.strip():
+            yield number, _csv_fields(text)
+
+
+def _is_rule(lines: list[str], index: int) -> bool:
+    """The table's rule under its header: dashes apart by spaces."""
+    return index < len(lines) and bool(lines[index].strip()) and not lines[index].replace("-", "").strip()
+
+
+def _table_rows(lines: list[str], start: int) -> Iterator[tuple[int, list[str]]]:
+    for number, text in enumerate(lines[start:], start=start + 1):
+        if text.strip():
+            yield number, text.split()
+
+
+def _warn_rounded(source: InputFile, fmt: str, warn: WarningSink) -> None:
+    warn(f"{source.name}: scores printed by -f {fmt} with {ROUNDED[fmt]} decimals are read as printed: tests on "
+         "them may differ in the last digits from tests on the runs (-f json keeps every digit)")
+
+
+def _read_columns(source: InputFile, header: list[str], header_index: int,
+                  rows: Iterable[tuple[int, list[str]]], warn: WarningSink) -> ScoreTable:
+    """ndeval's CSV and the table: a header ``runid topic MEASURE...``, then one row per (run, topic)."""
     measures = header[2:]
     if not measures or any(not m for m in measures):
         raise InputError(source.name, header_index + 1, "the header names no measure, or an empty one")
@@ -182,11 +227,7 @@ def _read_csv(source: InputFile, lines: list[str], header_index: int, warn: Warn
         raise InputError(source.name, header_index + 1, f"the header names {duplicated[0]!r} twice")
     builder = _Builder(source, measures, warn)
     current: int | None = None       # the run whose rows are being read
-    for number, text in enumerate(lines[header_index + 1:], start=header_index + 2):
-        text = text.rstrip("\r")
-        if not text.strip():
-            continue
-        fields = _csv_fields(text)
+    for number, fields in rows:
         if len(fields) != len(header):
             raise InputError(source.name, number, f"expected {len(header)} fields, found {len(fields)}")
         runid, topic = fields[0], fields[1]
@@ -197,4 +238,43 @@ def _read_csv(source: InputFile, lines: list[str], header_index: int, warn: Warn
             continue
         values = [_number(source.name, number, m, v) for m, v in zip(measures, fields[2:])]
         builder.add(current, topic, values, number)
+    return builder.finish()
+
+
+def _read_trec(source: InputFile, lines: list[str], warn: WarningSink) -> ScoreTable:
+    """trec_eval's lines: each run opens with ``runid all RUNTAG``; a topic's measures one line each."""
+    _warn_rounded(source, "trec", warn)
+    builder: _Builder | None = None
+    blocks: list[tuple[str, dict[str, dict[str, tuple[int, str]]]]] = []   # (runtag, topic -> measure -> (line, text))
+    measures: list[str] = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        fields = [field.strip() for field in text.split("\t")]
+        if len(fields) != 3:
+            raise InputError(source.name, number, f"expected 3 fields apart by tabs (measure, topic, value), "
+                                                  f"found {len(fields)}")
+        name, topic, value = fields
+        if name == "runid" and topic == TREC_MEAN_TOPIC:
+            blocks.append((value, {}))
+            continue
+        if topic == TREC_MEAN_TOPIC:
+            continue
+        if name not in measures:
+            if len(blocks) > 1 or set(blocks[0][1]) - {topic}:   # measures are those of the first topic
+                raise InputError(source.name, number, f"measure {name!r} is not among those of the first topic")
+            measures.append(name)
+        seen = blocks[-1][1].setdefault(topic, {})
+        if name in seen:
+            raise InputError(source.name, number, f"{name} of topic {topic!r} repeats line {seen[name][0]}")
+        seen[name] = (number, value)
+    builder = _Builder(source, measures, warn)
+    for runid, topics in blocks:
+        run = builder.new_run(runid, runid)
+        for topic, seen in topics.items():
+            line = min(number for number, _ in seen.values())
+            missing = [m for m in measures if m not in seen]
+            if missing:
+                raise InputError(source.name, line, f"topic {topic!r} of run {runid!r} has no {missing[0]}")
+            builder.add(run, topic, [_number(source.name, seen[m][0], m, seen[m][1]) for m in measures], line)
     return builder.finish()

@@ -2,7 +2,7 @@
 
 matplotlib is an optional extra (``pip install divaleval[plot]``), imported only
 when a figure is drawn, through its object-oriented API (no pyplot, no global
-backend change). The format follows the file's suffix (.png, .pdf, .svg);
+backend change). The format follows the file's suffix (.png, .pdf, .svg: output/paths.py);
 dates are left out of the files and SVG ids salted, so the same data draw the same bytes.
 """
 from __future__ import annotations
@@ -12,22 +12,18 @@ from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from .atomic import atomic_output
+from .paths import FIGURE, INSTALL_HINT, cannot_write, check_output
 
 if TYPE_CHECKING:
     import pandas as pd
 
-PLOT_SUFFIXES = (".png", ".pdf", ".svg")
-INSTALL_HINT = "drawing figures needs matplotlib: pip install 'divaleval[plot]'"
 METHOD_TITLES = {"tukey": "randomised Tukey HSD", "bootstrap": "paired bootstrap (studentised)"}
 _NO_DATES = {".pdf": {"CreationDate": None}, ".svg": {"Date": None}, ".png": {}}
 
 
-def check_plot_path(path: str) -> None:
-    """Fail early (a :class:`UsageError`) when ``path`` has no figure suffix or matplotlib is missing."""
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix not in PLOT_SUFFIXES:
-        raise UsageError(f"{path}: a figure is written as {', '.join(PLOT_SUFFIXES)}, by its suffix")
-    _figure_class()
+def check_plot_path(path: str, option: str = "", inputs: tuple[str, ...] = ()) -> None:
+    """Fail early (a :class:`UsageError`) when a figure cannot be written to ``path`` (see output/paths.py)."""
+    check_output(path, option, kind=FIGURE, inputs=inputs)
 
 
 def _figure_class():
@@ -43,8 +39,11 @@ def _save(figure, path: str) -> None:
 
     suffix = os.path.splitext(path)[1].lower()
     # SVG ids are random unless salted: a fixed salt keeps the file's bytes the same for the same data.
-    with matplotlib.rc_context({"svg.hashsalt": "divaleval"}), atomic_output(path, binary=True) as handle:
-        figure.savefig(handle, format=suffix.lstrip(".") or None, metadata=_NO_DATES.get(suffix, {}), dpi=90)
+    try:
+        with matplotlib.rc_context({"svg.hashsalt": "divaleval"}), atomic_output(path, binary=True) as handle:
+            figure.savefig(handle, format=suffix.lstrip(".") or None, metadata=_NO_DATES.get(suffix, {}), dpi=90)
+    except OSError as exc:  # checked before the work, failed since (a full disk, a directory removed)
+        raise cannot_write(path, exc) from None
 
 
 def _styles(count: int):
