@@ -2,9 +2,9 @@
 
 Each kernel must give exactly what its numpy/Arrow path gives, or return None and leave the input to
 that path. Here every input is read both ways (``DIVALEVAL_NATIVE=0`` turns the kernels off) and the
-results compared value for value and bit for bit: run files split (io/runs.py, io/table.py), keys
-matched (model/text_keys.py), rows of numbers printed (output/formatting.py, against Python's own
-``%.*f``). Where the extension is not built the module is skipped, unless
+results compared value for value and bit for bit: blocks of lines split into fields (io/lines.py), run
+files split (io/runs.py, io/table.py), keys matched (model/text_keys.py), rows of numbers printed
+(output/formatting.py, against Python's own ``%.*f``). Where the extension is not built the module is skipped, unless
 ``DIVALEVAL_REQUIRE_NATIVE=1`` (CI) says it must be: then one test fails.
 """
 from __future__ import annotations
@@ -23,8 +23,12 @@ from hypothesis import strategies as st
 
 from divaleval import native
 from divaleval.errors import InputError
+from divaleval.io import lines as lines_module
 from divaleval.io import table as table_module
+from divaleval.io.lines import C_DIALECT, C_SPACE, Dialect, split_block
+from divaleval.io.qrels import read_qrels
 from divaleval.io.runs import read_run
+from divaleval.io.source import read_input
 from divaleval.model.text_keys import KeyTable, TextKeys, _compiled_matched_keys, matched_keys
 from divaleval.output.formatting import c_fixed_rows
 
@@ -378,6 +382,119 @@ def test_the_property_reaches_the_kernel():
 
     sample()
     assert 10 <= sum(taken) < len(taken), (sum(taken), len(taken))
+
+
+# -- splitting blocks of lines into fields ------------------------------------------------------------
+
+SPACE_BYTES = [bytes([c]) for c in b" \t\n\v\f\r"]
+DIALECTS = {"C": C_DIALECT, "space": Dialect(space=b" "), "tab": Dialect(space=b"\t"),
+            "space-tab": Dialect(space=b" \t"), "vt-cr": Dialect(space=b"\v\r"), "nul-refused": Dialect(nul="a NUL byte"),
+            "no-bom-skip": Dialect(skip_bom=False), "control": Dialect(space=b"\x01\x1f "),
+            "many": Dialect(space=bytes(range(33))), "none": Dialect(space=b"")}
+
+
+def fields_both(block: bytes, dialect: Dialect = C_DIALECT) -> tuple[tuple, tuple | None]:
+    """The numpy twin's (starts, ends, per_line) and the kernel's (None: it declines)."""
+    with kernels_on(False):
+        assert native.split_fields(block, dialect.space) is None
+        twin = split_block(block, 7, dialect)
+    with kernels_on(True):
+        kernel = native.split_fields(block, dialect.space)
+        used = split_block(block, 7, dialect)
+    arrays = (twin.starts, twin.ends, twin.per_line)
+    assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(arrays, (used.starts, used.ends,
+                                                                                      used.per_line)))
+    return arrays, kernel
+
+
+def assert_split_alike(block: bytes, dialect: Dialect = C_DIALECT, taken: bool = True) -> None:
+    twin, kernel = fields_both(block, dialect)
+    assert (kernel is not None) == taken
+    if kernel is not None:
+        for ours, theirs in zip(twin, kernel):
+            assert ours.dtype == theirs.dtype and ours.tolist() == theirs.tolist()
+
+
+BLOCKS = [
+    ("one-line", b"a b c\n"),
+    ("one-field", b"x\n"),
+    ("only-newlines", b"\n\n\n"),
+    ("blank-lines-between", b"a b\n\n\nc d\n\n"),
+    ("leading-and-trailing", b"  a\tb  \n\t\tc \n"),
+    ("separators-in-runs", b"a \t\v\f\r b\n"),
+    ("crlf", b"a b\r\nc d\r\n\r\n"),
+    ("lone-cr", b"a\rb\rc\n"),
+    ("nul-bytes", b"a\x00b \x00\n\x00\n"),
+    ("control-bytes", bytes(range(0, 32)) + b" " + bytes(range(14, 33)) + b"\n"),
+    ("high-bytes", b"\xef\xbb\xbfa \xff\xfe \x80\n\xc3\xa9 \xa0\n"),
+    ("long-field", b"x" * 100_003 + b" " + b"y" * 9 + b"\n"),
+    ("field-lengths", b"".join(b"z" * n + b" " for n in range(40)) + b"\n"),
+    ("every-whitespace", b"".join(b"f" + c for c in SPACE_BYTES for _ in range(3)) + b"\n"),
+]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS.values(), ids=DIALECTS.keys())
+@pytest.mark.parametrize("block", [case[1] for case in BLOCKS], ids=[case[0] for case in BLOCKS])
+def test_awkward_blocks_split_alike(block, dialect):
+    assert_split_alike(block, dialect)
+
+
+@pytest.mark.parametrize("block", [b"", b"a b", b"a\nb", b"a b\n "])
+def test_a_block_not_ending_with_a_newline_is_left_to_numpy(block):
+    assert compiled().split_fields(block, C_SPACE) is None
+
+
+@pytest.mark.parametrize("space", [b",", b" ,", b"\x7f", b"\xa0"])
+def test_a_dialect_with_a_separator_above_the_space_is_left_to_numpy(space):
+    assert_split_alike(b"a,b c\x7fd\xa0e\n,\n", Dialect(space=space), taken=False)
+
+
+def test_a_file_splits_alike_in_blocks_of_any_size(tmp_path):
+    """Through io/lines.split: a BOM skipped, a last line without its newline, lines longer than a block."""
+    rng = random.Random(3)
+    words = [b"a", b"bb", b"\xc3\xa9", b"x" * 30, b"0.5", b"L2"]
+    data = b"\xef\xbb\xbf" + b"".join(b" ".join(rng.choices(words, k=rng.randint(0, 6))) +
+                                      rng.choice([b"\n", b"\r\n", b" \n", b"\t\n"]) for _ in range(3000)) + b"a b"
+    path = tmp_path / "lines.txt"
+    path.write_bytes(data)
+    for block_bytes in (1, 7, 64, 4096, 1 << 23):
+        both = []
+        for on in (False, True):
+            with kernels_on(on):
+                both.append([(f.first_line, f.starts.tolist(), f.ends.tolist(), f.per_line.tolist(), f.data.tobytes())
+                             for f in lines_module.split(read_input(str(path)), C_DIALECT, block_bytes)])
+        assert both[0] == both[1]
+
+
+BLOCK_BYTES = st.lists(st.sampled_from([*SPACE_BYTES, *SPACE_BYTES, b"\x00", b"\x01", b"\x1f", b" ", b"!", b"a",
+                                        b"\xff", b"xyzxyzxyz"]), max_size=80).map(lambda parts: b"".join(parts) + b"\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(BLOCK_BYTES, st.binary(max_size=200).map(lambda data: data + b"\n")),
+       st.sets(st.integers(0, 0x20), max_size=12).map(bytes))
+def test_random_blocks_split_alike(block, space):
+    assert_split_alike(block, Dialect(space=space))
+
+
+def test_qrels_blocks_are_split_by_the_kernel(tmp_path):
+    """read_qrels (as every reader of io/table) reaches the kernel, and reads the same without it."""
+    path = tmp_path / "qrels.txt"
+    path.write_bytes(b"".join(b"%d %d doc-%d %d\n" % (t, i, d, (t + d) % 3) for t in range(3) for i in range(2)
+                              for d in range(50)))
+    tables, answers = [], []
+
+    def kernel(*args):
+        answers.append(native.split_fields(*args))
+        return answers[-1]
+
+    for on in (False, True):
+        with kernels_on(on), mock.patch.object(lines_module, "split_fields", kernel):
+            table = read_qrels(str(path))
+        tables.append([table.topic.values().tolist(), table.intent.values().tolist(), table.docno.values().tolist(),
+                       table.level.tolist(), np.asarray(table.line).tolist()])
+    assert [answer is not None for answer in answers] == [False, True]
+    assert tables[0] == tables[1]
 
 
 # -- matching keys ------------------------------------------------------------------------------------

@@ -2,10 +2,13 @@
 
 An input is read as a stream of blocks of whole lines (about :data:`BLOCK`
 bytes each, a line of any length fitting in one), each numbered by its first
-line so that a message can name any line. A block is split with numpy into
-the bounds of its fields: field ``k`` is ``data[starts[k]:ends[k]]``, in file
-order, and ``per_line[i]`` fields lie on line i. Nothing is copied: readers
-take the columns they keep (:func:`binary_column`) and check their values.
+line so that a message can name any line. A block is split into the bounds of
+its fields: field ``k`` is ``data[starts[k]:ends[k]]``, in file order, and
+``per_line[i]`` fields lie on line i. Nothing is copied: readers take the
+columns they keep (:func:`binary_column`) and check their values. The split is
+the compiled kernel's where it is built (native.split_fields, two to three
+times as fast), else numpy's below: the same arrays either way, and nothing in a block
+can make them differ (no line is refused while splitting).
 
 What separates fields, and what is refused, is the :class:`Dialect`'s: by
 default (and for every reader here) runs of C's ``isspace`` bytes, a line
@@ -13,9 +16,9 @@ ending at ``\\n`` (so a CRLF file reads as an LF one), a UTF-8 byte order mark
 at the start of the input skipped. A reference tool's dialect may refuse a NUL
 byte (C strings end there), naming its line.
 
-The split itself works on the bytes that can separate fields (C's space
-bytes are all at most 32), not on every byte: a field ends where a separator
-follows a byte that is not one.
+numpy's split works on the bytes that can separate fields (C's space bytes
+are all at most 32), not on every byte: a field ends where a separator follows
+a byte that is not one.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ import pyarrow as pa
 
 from ..arrays import arrow_of
 from ..errors import InputError
+from ..native import split_fields
 from .source import BOM, InputFile
 
 C_SPACE = b" \t\n\v\f\r"  # isspace() in the "C" locale; the newline also ends a line
@@ -47,15 +51,31 @@ class Dialect:
     nul: str | None = None
     skip_bom: bool = True
     is_space: np.ndarray = field(init=False, repr=False, compare=False)
+    _other_ranges: tuple = field(init=False, repr=False, compare=False)  # (low, high): bytes that are not
 
     def __post_init__(self) -> None:
         table = np.zeros(256, dtype=bool)
         table[list(set(self.space) | {NEWLINE})] = True
         object.__setattr__(self, "is_space", table)
+        ranges, low = [], None
+        for byte in range(self.highest_space + 2):
+            other = byte <= self.highest_space and not table[byte]
+            if other and low is None:
+                low = byte
+            elif not other and low is not None:
+                ranges.append((low, byte - 1))
+                low = None
+        object.__setattr__(self, "_other_ranges", tuple(ranges))
 
     @property
     def highest_space(self) -> int:
         return int(np.flatnonzero(self.is_space)[-1])
+
+    def others_below(self, values: np.ndarray) -> bool:
+        """Whether some of ``values`` (bytes up to the highest space) is not a space: checked range by range
+        of the other bytes below it (two comparisons a range, where a table lookup costs more)."""
+        return any(bool(((values - np.uint8(low)) <= np.uint8(high - low)).any()) for low, high in
+                   self._other_ranges)
 
 
 C_DIALECT = Dialect()
@@ -125,11 +145,16 @@ def blocks(source: InputFile, dialect: Dialect = C_DIALECT, block_bytes: int = B
             pending = [chunk[cut:]] if cut < len(chunk) else []
             _check(source, block, line, dialect)
             yield block, line
-            line += block.count(b"\n")
+            line += newlines(block)
     if pending:
         block = b"".join(pending) + b"\n"
         _check(source, block, line, dialect)
         yield block, line
+
+
+def newlines(block: bytes) -> int:
+    """How many newlines a block holds (numpy counts them several times faster than ``bytes.count``)."""
+    return int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == NEWLINE))
 
 
 def _check(source: InputFile, block: bytes, first_line: int, dialect: Dialect) -> None:
@@ -140,27 +165,38 @@ def _check(source: InputFile, block: bytes, first_line: int, dialect: Dialect) -
 
 
 def split_block(block: bytes, first_line: int, dialect: Dialect = C_DIALECT) -> Fields:
-    """The fields of a block of whole lines (it ends with a newline)."""
+    """The fields of a block of whole lines (it ends with a newline): by the compiled kernel where it is
+    taken (divaleval/native), else by numpy; both give the same arrays."""
     data = np.frombuffer(block, dtype=np.uint8)
+    compiled = split_fields(block, dialect.space)
+    if compiled is not None:
+        return Fields(data, first_line, *compiled)
     at = np.flatnonzero(data <= dialect.highest_space)   # bytes that may separate fields
     value = data[at]
-    space = dialect.is_space.take(value)
-    if not space.all():
+    if dialect.others_below(value):                      # some of them do not
+        space = dialect.is_space.take(value)
         at, value = at[space], value[space]
-    del space
-    before = np.empty_like(at)                           # the separator before each one (-1: none)
-    before[0] = -1
-    before[1:] = at[:-1]
+        del space
+    starts = np.empty_like(at)                           # where a field would start: after each separator
+    starts[0] = 0
+    np.add(at[:-1], 1, out=starts[1:])
     newline = np.flatnonzero(value == NEWLINE)           # positions in ``at``
-    ends_field = at - before > 1                         # a field lies between the two
+    ends_field = at > starts                             # a field lies between a separator and the one before
     if ends_field.all():                                 # single separators, no blank line: the usual case
-        starts, ends = before + 1, at
-        fields_so_far = newline + 1
-    else:
-        starts, ends = before[ends_field] + 1, at[ends_field]
-        fields_so_far = np.cumsum(ends_field)[newline]
-    per_line = np.diff(fields_so_far, prepend=0)
-    return Fields(data, first_line, starts, ends, per_line)
+        per_line = _steps(newline + 1)
+        return Fields(data, first_line, starts, at, per_line)
+    per_line = _steps(np.cumsum(ends_field)[newline])
+    return Fields(data, first_line, starts[ends_field], at[ends_field], per_line)
+
+
+def _steps(totals: np.ndarray) -> np.ndarray:
+    """What each running total adds to the one before (the first to 0): ``np.diff(totals, prepend=0)``,
+    without its copy."""
+    steps = np.empty_like(totals)
+    if len(totals):
+        steps[0] = totals[0]
+        np.subtract(totals[1:], totals[:-1], out=steps[1:])
+    return steps
 
 
 def split(source: InputFile, dialect: Dialect = C_DIALECT, block_bytes: int = BLOCK) -> Iterator[Fields]:

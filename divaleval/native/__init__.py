@@ -1,6 +1,6 @@
 """Compiled kernels (optional), each behind a plain function that takes it or its twin.
 
-The C kernels (one file per concern: parse.c, match.c, print.c, sums.c) are
+The C kernels (one file per concern: lines.c, parse.c, match.c, print.c, sums.c) are
 built into ``_kernels`` when divaleval is installed where a C compiler is found;
 where they are not built, or ``DIVALEVAL_NATIVE=0`` is set, no kernel is taken.
 Only this package calls them (tests/test_layers.py says so); the rest of
@@ -10,10 +10,11 @@ divaleval calls these functions on plain arrays:
   (native/sums.py): the compiled kernel where it is taken, else its numpy twin,
   beside it; each kernel probed once against its twin, bit for bit. (Measures
   reach them through divaleval/arrays.py: a measure reads as its formula.)
-* :func:`split_run`, :func:`match_keys`, :func:`fixed_rows` (native/text.py):
-  the kernel's answer, or None where it is not taken or declines; the caller's
-  own path (io's Arrow reader, model/text_keys.py's numpy table, output's
-  printf) then gives the same, and names the line of any problem.
+* :func:`split_fields`, :func:`split_run`, :func:`match_keys`, :func:`fixed_rows`
+  (native/text.py): the kernel's answer, or None where it is not taken or
+  declines; the caller's own path (io/lines's numpy splitter, io/table's reader,
+  model/text_keys.py's numpy table, output's printf) then gives the same, and
+  names the line of any problem.
 
 A kernel either gives what its twin gives, value for value, or declines: only
 the plain case is taken. Each is looked up by name (native/compiled.py), so any
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from .compiled import ENVIRONMENT, built, kernel, kernels
 from .sums import blended_ratio, masked_row_sums, p_plus_parts
-from .text import KeyArrays, SplitRun, fixed_rows, match_keys, split_run
+from .text import KeyArrays, SplitRun, fixed_rows, match_keys, split_fields, split_run
 
 __all__ = ["ENVIRONMENT", "KeyArrays", "SplitRun", "blended_ratio", "built", "fixed_rows", "kernel", "kernels", "masked_row_sums",
-           "match_keys", "p_plus_parts", "split_run"]
+           "match_keys", "p_plus_parts", "split_fields", "split_run"]

@@ -1,6 +1,7 @@
 /* Compiled kernels of divaleval, one C file per concern, built into one extension (divaleval.native._kernels):
  *
- *   parse.c   splitting a run file into columns (twin: the Arrow reader, divaleval/io/table.py)
+ *   parse.c   splitting a run file into columns (twin: the reader of divaleval/io/table.py)
+ *   lines.c   splitting a block of lines into fields (twin: the numpy splitter, divaleval/io/lines.py)
  *   match.c   matching (group, text) keys to a table of judged keys (twin: divaleval/model/text_keys.py)
  *   print.c   printing numbers as printf("%.<digits>f") (twin: divaleval/output/formatting.py)
  *   sums.c    masked row sums, the blended ratio, P+'s parts (twins: divaleval/native/sums.py)
@@ -42,6 +43,10 @@ static inline int holds(Py_ssize_t len, Py_ssize_t rows, Py_ssize_t width, Py_ss
 void parse_init(void);
 extern const char split_run_doc[];
 PyObject *split_run(PyObject *self, PyObject *args);
+
+/* lines.c */
+extern const char split_fields_doc[];
+PyObject *split_fields(PyObject *self, PyObject *args);
 
 /* match.c */
 extern const char match_keys_doc[];

@@ -1,9 +1,11 @@
-"""The kernels over text: splitting a run file, matching (group, text) keys, printing rows of numbers.
+"""The kernels over text: splitting a block of lines into fields, splitting a run file, matching (group,
+text) keys, printing rows of numbers.
 
-Their twins are whole paths of the layers above (the Arrow reader of io/, the
-numpy hash table of model/text_keys.py, the printf of output/formatting.py), so
-each function here answers None for "not built, turned off, or declined" and its
-caller takes its own path: no caller asks for the compiled kernels itself.
+Their twins are whole paths of the layers above (io/lines's numpy splitter, the
+reader of io/table, the numpy hash table of model/text_keys.py, the printf of
+output/formatting.py), so each function here answers None for "not built,
+turned off, or declined" and its caller takes its own path: no caller asks for
+the compiled kernels itself.
 """
 from __future__ import annotations
 
@@ -13,6 +15,19 @@ from typing import Callable, ContextManager, NamedTuple
 import numpy as np
 
 from .compiled import kernel
+
+
+def split_fields(block: bytes, space: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """A block of whole lines (ending with a newline) split into fields on the bytes of ``space`` and the
+    newline: (starts, ends, per_line), intp arrays, field k ``block[starts[k]:ends[k]]`` and ``per_line[i]``
+    fields on line i, as io/lines's numpy split gives them; or None: the kernel is not taken, or declines
+    (a space byte above 0x20, a block not ending with a newline)."""
+    compiled = kernel("split_fields")
+    split = compiled(block, space) if compiled is not None else None
+    if split is None:
+        return None
+    starts, ends, per_line = (np.frombuffer(array, dtype=np.intp) for array in split)
+    return starts, ends, per_line
 
 
 class SplitRun(NamedTuple):
