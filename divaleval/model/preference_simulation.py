@@ -20,7 +20,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import WarningSink, describe_ids, warn_to_stderr
+from ..errors import UsageError, WarningSink, describe_ids, warn_to_stderr
 from ..ids import natural_key
 from ..io.preferences import PREFER_A, PREFER_B, PreferenceTable, Profiles
 from .qrels import Qrels
@@ -76,9 +76,17 @@ def simulate(qrels: Qrels, profiles: list[Profile], *, kind: str = "both", ties:
     """The simulated judgments of each profile in turn (pairwise first, then each given document in docno order).
 
     pool: (rows,) bool, the judged rows that may be judged (None: all).
+    The arguments are checked now, the judgments made as they are taken.
     """
     if kind not in KINDS or ties not in TIE_RULES:
         raise ValueError(f"unknown kind {kind!r} or tie rule {ties!r}")
+    if seed < 0:  # numpy's generators take no negative seed
+        raise UsageError(f"the seed must be at least 0, not {seed}")
+    return _simulated(qrels, profiles, kind, ties, seed, covered_weight, pool)
+
+
+def _simulated(qrels: Qrels, profiles: list[Profile], kind: str, ties: str, seed: int, covered_weight: float,
+               pool: np.ndarray | None) -> Iterator[PreferenceTable]:
     docno_text = [d.decode("utf-8", "surrogateescape") for d in qrels.docnos.to_pylist()]
     n_docnos = len(docno_text)
     profile_index: dict[int, int] = {}
