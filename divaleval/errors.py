@@ -66,16 +66,20 @@ def describe_ids(ids: list[str], limit: int = 10) -> str:
     return shown
 
 
-def describe_unknown_topics(name: str, unknown: list[str], known) -> list[str]:
+def describe_unknown_topics(name: str, unknown: list[str], known, lines: list[int] | None = None) -> list[str]:
     """Warnings for a run's topics the qrels lack (their lines are ignored).
 
     Topic ids are compared as text, as trec_eval does: a run's ``0101`` is not
     the qrels' ``101``. Where an unknown id is, as a number, one the qrels
     have (ndeval compares numbers, and so does ``divaleval ndeval``), the
     warning says which topic lost those lines and why.
+
+    lines: the run's lines of each unknown topic (as ``unknown``), said in the
+    warnings so that a reader sees what was lost.
     """
     if not unknown:
         return []
+    count = dict(zip(unknown, lines)) if lines else {}
     by_number = {_number(topic): topic for topic in known if _number(topic)}
     twins = {topic: by_number.get(_number(topic)) for topic in unknown if _number(topic)}
     written_otherwise = [topic for topic in unknown if twins.get(topic) is not None]
@@ -83,15 +87,34 @@ def describe_unknown_topics(name: str, unknown: list[str], known) -> list[str]:
     messages = []
     if written_otherwise:
         several = len(written_otherwise) > 1
+        if several:  # each topic with its lines
+            topics, lost = f"topics {_with_lines(written_otherwise, count)} are", "their lines are"
+        else:
+            topic = written_otherwise[0]
+            lost = f"its {_lines(count[topic])} {'is' if count[topic] == 1 else 'are'}" if count else "its lines are"
+            topics = f"topic {topic} is"
         messages.append(
-            f"{name}: {'topics' if several else 'topic'} {describe_ids(written_otherwise)} "
-            f"{'are' if several else 'is'} not in the qrels; {'their' if several else 'its'} lines are ignored "
-            f"(the qrels have {'topics' if several else 'topic'} "
+            f"{name}: {topics} not in the qrels; {lost} ignored (the qrels have {'topics' if several else 'topic'} "
             f"{describe_ids([twins[topic] for topic in written_otherwise])}: topic ids are compared as text; "
             "`divaleval ndeval` reads them as numbers)")
     if others:
-        messages.append(f"{name}: topics not in the qrels are ignored: {describe_ids(others)}")
+        messages.append(f"{name}: topics not in the qrels are ignored: {_with_lines(others, count)}")
     return messages
+
+
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"
+
+
+def _with_lines(topics: list[str], count: dict[str, int], limit: int = 10) -> str:
+    """Topic ids for a warning, each with its lines where counted: "999 (2 lines), 1000 (1 line) and 3 more
+    (7 lines)"."""
+    if not count:
+        return describe_ids(topics, limit)
+    shown = ", ".join(f"{topic} ({_lines(count[topic])})" for topic in topics[:limit])
+    if len(topics) > limit:
+        shown += f" and {len(topics) - limit} more ({_lines(sum(count[topic] for topic in topics[limit:]))})"
+    return shown
 
 
 def _number(identifier: str) -> str | None:

@@ -304,7 +304,8 @@ class Evaluator:
         messages = []
         if extra_fields:
             messages.append(f"{ranked.name}: some lines have more than 6 fields; fields past the sixth are ignored")
-        messages += describe_unknown_topics(ranked.name, ranked.unknown_topics, self.qrels.topic_ids)
+        messages += describe_unknown_topics(ranked.name, ranked.unknown_topics, self.qrels.topic_ids,
+                                            ranked.unknown_lines)
         topics = np.arange(self.qrels.n_topics) if self.complete else ranked.topics
         if not len(topics):  # a mean over no topic would be a number made up
             raise self._no_common_topic(ranked)

@@ -12,7 +12,7 @@ Positions are 1..n within each topic whatever the rank numbers were.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
@@ -45,6 +45,7 @@ class RankedRun:
     row: np.ndarray         # judged row in the qrels, -1 if unjudged
     topics: np.ndarray      # the distinct qrels topics of the run, ascending
     unknown_topics: list[str]  # run topics the qrels lack, in natural order
+    unknown_lines: list[int] = field(default_factory=list)  # the run's lines of each of them (for warnings)
 
 
 @dataclass
@@ -56,6 +57,7 @@ class MatchedRun:
     unknown_topics: list[str]  # run topics the qrels lack, in natural order
     row: np.ndarray            # int32: each line's judged row in the qrels, -1 if unjudged
     repeat_topics: np.ndarray  # the topics (indices as ``topic``) that list some docno twice
+    unknown_lines: list[int] = field(default_factory=list)  # the run's lines of each unknown topic
 
 
 def match_run(run: RunTable, qrels: JudgedDocuments, judgments: bool = True) -> MatchedRun:
@@ -69,13 +71,18 @@ def match_run(run: RunTable, qrels: JudgedDocuments, judgments: bool = True) -> 
     label_topic = qrels.topic_position(labels).astype(np.int32)
     unknown = np.flatnonzero(label_topic < 0)
     unknown_ids = sorted((str(labels[j]) for j in unknown), key=natural_key)
+    unknown_lines = []
     if len(unknown):
         after = {topic: qrels.n_topics + j for j, topic in enumerate(unknown_ids)}
         label_topic[unknown] = [after[str(labels[j])] for j in unknown]
+        # Lines per label, counted once here for the warning (the lines themselves are dropped when ranked).
+        per_label = np.bincount(run.topic.codes, minlength=len(labels))
+        lines_of = {str(labels[j]): int(per_label[j]) for j in unknown}
+        unknown_lines = [lines_of[topic] for topic in unknown_ids]
     topic = label_topic[run.topic.codes]
     row, repeated = matched_keys(qrels.judged_table if judgments else None, run.docno, topic)
     return MatchedRun(run, topic, unknown_ids, row.astype(np.int32, copy=False),
-                      np.unique(topic[repeated]).astype(np.int32))
+                      np.unique(topic[repeated]).astype(np.int32), unknown_lines)
 
 
 def rank_run(run: RunTable, qrels: JudgedDocuments, **options) -> RankedRun:
@@ -145,6 +152,7 @@ def rank_matched(
         row=row,
         topics=topics,
         unknown_topics=matched.unknown_topics,
+        unknown_lines=matched.unknown_lines,
     )
 
 
@@ -161,7 +169,7 @@ def _lines_read(matched: MatchedRun, lines_per_topic: int | None, score_floor: f
     rows = np.flatnonzero(keep)
     topic = matched.topic[rows]
     return MatchedRun(matched.run.take(rows), topic, matched.unknown_topics, matched.row[rows],
-                      np.intersect1d(matched.repeat_topics, topic).astype(np.int32))
+                      np.intersect1d(matched.repeat_topics, topic).astype(np.int32), matched.unknown_lines)
 
 
 def _taken(values: np.ndarray, rows: np.ndarray | None) -> np.ndarray:

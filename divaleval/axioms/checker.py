@@ -36,6 +36,10 @@ DEFAULT_CASES = 500
 MIN_PER_PARAM = 8        # cases at each n, m or L of a quantified constraint
 PROBE_CASES = 200        # random graded topics that tell binary measures apart
 MIN_LENGTH = 4           # Deepness needs two pairs of contiguous documents
+# Shrinking a counterexample tries every one-smaller case each round, one round per document dropped: its
+# cost grows as the cube of the ranking's length (a second at 100 documents, minutes at 500).
+MAX_LENGTH = 100
+MAX_CASES = 1_000_000    # cases per constraint and kind: a minute or more per measure
 
 
 @dataclass
@@ -181,10 +185,13 @@ def check(measures: list[Measure], constraints: list[Constraint], *, cases: int 
           progress: Callable[[str], None] | None = None) -> AxiomReport:
     """Check every measure against every constraint (see the module docstring)."""
     options = options or Options()
-    if options.max_length < MIN_LENGTH:
-        raise UsageError(f"max length must be at least {MIN_LENGTH}")
-    if cases < 1:
-        raise UsageError("cases must be at least 1")
+    if not MIN_LENGTH <= options.max_length <= MAX_LENGTH:
+        raise UsageError(f"max length must be between {MIN_LENGTH} and {MAX_LENGTH} (shrinking a counterexample "
+                         "costs the cube of its length)")
+    if not 1 <= cases <= MAX_CASES:
+        raise UsageError(f"cases must be between 1 and {MAX_CASES}")
+    if seed < 0:
+        raise UsageError("the seed must be at least 0")
     names = [m.name for m in measures]
     note = progress or (lambda _message: None)
     note("finding the measures that read relevance as binary")
@@ -216,9 +223,15 @@ def _finish_examples(tasks: list[tuple[ShrinkTask, Verdict]], measures: list[Mea
     for j, items in by_measure.items():
         worse, better = score_cases([task.case for task, _ in items], [measures[j]], settings)
         for k, (task, verdict) in enumerate(items):
-            assert violations(worse[k:k + 1, 0], better[k:k + 1, 0], task.constraint.strict)[0]
             verdict.example = task.case
             verdict.scores = (float(worse[k, 0]), float(better[k, 0]))
+            if not violations(worse[k:k + 1, 0], better[k:k + 1, 0], task.constraint.strict)[0]:
+                # Long rankings: a difference of about TIE_TOLERANCE, which the batch the case was judged in
+                # summed a few units in the last place otherwise. Said, not hidden (nor a failed assertion).
+                gap = verdict.scores[1] - verdict.scores[0]
+                verdict.note = (f"scored alone, this example's scores differ by {gap:.1e}, a tie within "
+                                f"{TIE_TOLERANCE:g}: the violation is at the limit of floating-point precision")
+                continue
             if verdict.status == UNDEFINED and task.case.is_binary:
                 # the graded example shrank to a binary one: a counterexample the binary cases missed
                 verdict.status = NO

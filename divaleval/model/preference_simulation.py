@@ -25,7 +25,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import WarningSink, describe_ids, warn_to_stderr
+from ..errors import UsageError, WarningSink, describe_ids, warn_to_stderr
 from ..ids import natural_key
 from ..io.preferences import PREFER_A, PREFER_B, PreferenceTable, Profiles
 from .qrels import Qrels
@@ -94,6 +94,8 @@ class Simulation(Iterator[PreferenceTable]):
                  seed: int = 0, covered_weight: float = 0.0, pool: np.ndarray | None = None) -> None:
         if kind not in KINDS or ties not in TIE_RULES:
             raise ValueError(f"unknown kind {kind!r} or tie rule {ties!r}")
+        if seed < 0:  # numpy's generators take no negative seed
+            raise UsageError(f"the seed must be at least 0, not {seed}")
         self.size = _size(qrels, profiles, kind, pool)
         self._tables = _simulated(qrels, profiles, kind, ties, seed, covered_weight, pool)
 
@@ -106,6 +108,7 @@ def simulate(qrels: Qrels, profiles: list[Profile], *, kind: str = "both", ties:
     """The simulated judgments of each profile in turn, with their :class:`SimulationSize` as ``.size``.
 
     pool: (rows,) bool, the judged rows that may be judged (None: all).
+    The arguments are checked now, the judgments made as they are taken.
     """
     return Simulation(qrels, profiles, kind=kind, ties=ties, seed=seed, covered_weight=covered_weight, pool=pool)
 

@@ -7,7 +7,8 @@ before any input is: :func:`check_output` refuses, with an
 :class:`OutputPathError` naming the option and the path,
 
 * a path whose directory does not exist, is not a directory, or cannot be
-  written in (``os.access``: a read-only file system too, even for root);
+  written in (``os.access``: a read-only file system too, even for root; then a
+  temporary file is made there and removed, for what permissions do not say);
 * a path that is a directory (a file is to be written);
 * the same file as an input (``os.path.samefile``: another name or a hard
   link is the same file; a file in an input directory counts);
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import tempfile
 from typing import Iterable
 
 from ..errors import UsageError
@@ -121,3 +123,7 @@ def _check_directory(where: str, directory: str, parents: bool) -> None:
         raise OutputPathError(f"{where}: {directory} is not a directory")
     if not os.access(directory, os.W_OK | os.X_OK):
         raise OutputPathError(f"{where}: cannot write in {directory} (no permission, or a read-only file system)")
+    try:  # what permissions do not say (root in /sys or /proc, some network file systems): a file made and gone
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError as error:
+        raise OutputPathError(f"{where}: cannot write in {directory}: {error.strerror or error}") from None

@@ -22,11 +22,16 @@ from typing import Callable, Iterable, Union
 
 import numpy as np
 
+from ..errors import UsageError
+
 BLOCK_TRIALS = 500              # trials per block: part of what a seed means, never changed by the data
 CHUNK_ELEMENTS = 1 << 22        # floats a chunk of trials may hold at once (32 MiB)
 
 SeedLike = Union[int, np.random.SeedSequence, np.random.Generator, None]
 Progress = Callable[[int], None]  # told how many more trials are done
+# More trials than anyone could wait for (hours even on tiny data): refused before the first block, where a
+# list of 10^17 blocks would otherwise be built for `-B 99999999999999999999`.
+MAX_TRIALS = 10**9
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,8 @@ def trial_blocks(trials: int, seed: SeedLike) -> list[TrialBlock]:
     """The blocks of ``trials`` trials; block i's stream is child i of the seed's SeedSequence."""
     if trials < 1:
         raise ValueError("the number of trials must be at least 1")
+    if trials > MAX_TRIALS:
+        raise UsageError(f"{trials} trials: at most {MAX_TRIALS} (about a second per 10^6 on small data)")
     root = root_sequence(seed)
     count = -(-trials // BLOCK_TRIALS)
     # What root.spawn(count) gives a fresh SeedSequence, built without changing ``root``'s spawn counter.

@@ -6,4 +6,8 @@
 * test_ndeval_dropin.py: `divaleval ndeval` on hostile input, against ndeval 4.5's recorded output.
 * test_properties.py: both commands, property-based (hypothesis), with harness.py (the in-process
   runner under a time limit, the checks of an outcome, the strategies that mutate and generate input).
+* test_commands_properties.py: compare, meta, axioms, validate and simulate-preferences, property-based:
+  hostile files, option values and output paths.
+* test_round2.py: issue 26's cases (compressed input, Ctrl-C, huge cutoffs, topic ids written otherwise).
+* test_promises.py: one test named after each promise of README's "Bad input".
 """

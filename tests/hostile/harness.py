@@ -19,7 +19,9 @@ import gzip
 import io
 import math
 import re
+import resource
 import signal
+import subprocess
 import sys
 import traceback
 from contextlib import contextmanager
@@ -27,10 +29,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
-from conftest import NDEVAL_EXAMPLES, SAMPLE
+from conftest import NDEVAL_EXAMPLES, ROOT, SAMPLE
 
 NDEVAL_EXAMPLES_QRELS = NDEVAL_EXAMPLES / "qrels.txt"
 NDEVAL_EXAMPLES_RUN = NDEVAL_EXAMPLES / "runA.txt"
@@ -629,6 +632,37 @@ def profile(examples: int, shrink: bool = False) -> settings:
     phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
     return settings(max_examples=examples, deadline=None, derandomize=True, database=None, phases=phases,
                     suppress_health_check=list(HealthCheck), print_blob=False)
+
+
+def sizes(default: int, long: int):
+    """The two profiles of a test: `default` cases in `make test`, `long` under `-m long`."""
+    return [pytest.param(profile(default), id="default"),
+            pytest.param(profile(long, shrink=True), id="long", marks=pytest.mark.long)]
+
+
+# -- the real command line, in a subprocess ----------------------------------------------------
+
+MEMORY_LIMIT = 3 << 30  # bytes of address space for a subprocess case: a huge allocation fails, not the machine
+
+
+def limited():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def subprocess_case(command: str, args: list[str], stdin: bytes | None = None, timeout: float = 30) -> Outcome:
+    """``python -m divaleval ARGS`` (``ndeval ARGS`` for the drop-in), memory-limited, under ``timeout``."""
+    argv = ([] if command == NATIVE else ["ndeval"]) + [str(a) for a in args]
+    outcome = Outcome(command, argv, None)
+    try:
+        done = subprocess.run([sys.executable, "-m", "divaleval", *argv], input=stdin or b"", capture_output=True,
+                              timeout=timeout, preexec_fn=limited, cwd=ROOT)
+    except subprocess.TimeoutExpired as exc:
+        outcome.hung = True
+        outcome.stdout, outcome.stderr = exc.stdout or b"", (exc.stderr or b"").decode("utf-8", "replace")
+        return outcome
+    outcome.status, outcome.stdout = done.returncode, done.stdout
+    outcome.stderr = done.stderr.decode("utf-8", "replace")
+    return outcome
 
 
 def gz(data: bytes) -> bytes:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import subprocess
 import sys
 import threading
@@ -34,10 +33,7 @@ from conftest import ROOT, shared_path
 # -- profiles ------------------------------------------------------------------------------------
 
 
-def sizes(default: int, long: int):
-    """The two profiles of a test: `default` cases in `make test`, `long` under `-m long`."""
-    return [pytest.param(h.profile(default), id="default"),
-            pytest.param(h.profile(long, shrink=True), id="long", marks=pytest.mark.long)]
+sizes = h.sizes
 
 
 def write(directory: Path, name: str, data: bytes) -> str:
@@ -565,26 +561,7 @@ def test_native_numeric_options_only_plain_ascii(tmp_path, settings):
 
 # -- 6. the real command line, in a subprocess ---------------------------------------------------------
 
-MEMORY_LIMIT = 3 << 30  # bytes of address space for a subprocess case: a huge allocation fails, not the machine
-
-
-def limited():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
-def subprocess_case(command: str, args: list[str], stdin: bytes | None = None, timeout: float = 30) -> h.Outcome:
-    argv = ([] if command == h.NATIVE else ["ndeval"]) + [str(a) for a in args]
-    outcome = h.Outcome(command, argv, None)
-    try:
-        done = subprocess.run([sys.executable, "-m", "divaleval", *argv], input=stdin or b"", capture_output=True,
-                              timeout=timeout, preexec_fn=limited, cwd=ROOT)
-    except subprocess.TimeoutExpired as exc:
-        outcome.hung = True
-        outcome.stdout, outcome.stderr = exc.stdout or b"", (exc.stderr or b"").decode("utf-8", "replace")
-        return outcome
-    outcome.status, outcome.stdout = done.returncode, done.stdout
-    outcome.stderr = done.stderr.decode("utf-8", "replace")
-    return outcome
+limited, subprocess_case = h.limited, h.subprocess_case
 
 
 SUBPROCESS_CASES = ["BOM before both", "CRLF", "no final newline", "invalid UTF-8 docno and runtag",

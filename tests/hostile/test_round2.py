@@ -217,9 +217,9 @@ def test_a_topic_written_with_leading_zeros_is_another_topic_and_the_warning_say
     assert result.returncode == 0
     assert result.stdout == b"runid,topic,ERR-IA@5\nr,101,0.363086\nr,102,0.726172\nr,amean,0.544629\n"
     assert result.stderr.decode() == (
-        f"divaleval: warning: {run}: topic 0101 is not in the qrels; its lines are ignored (the qrels have "
+        f"divaleval: warning: {run}: topic 0101 is not in the qrels; its 2 lines are ignored (the qrels have "
         "topic 101: topic ids are compared as text; `divaleval ndeval` reads them as numbers)\n"
-        f"divaleval: warning: {run}: topics not in the qrels are ignored: 7\n")
+        f"divaleval: warning: {run}: topics not in the qrels are ignored: 7 (1 line)\n")
     # ndeval compares numbers: 0101 is topic 101, with all three documents.
     status, out, _err = run_ndeval([qrels, run])
     assert status == 0
@@ -230,12 +230,22 @@ def test_a_topic_written_with_leading_zeros_is_another_topic_and_the_warning_say
 def test_unknown_topic_warnings():
     assert describe_unknown_topics("R", [], ["1"]) == []
     assert describe_unknown_topics("R", ["9", "x"], ["1", "01x"]) == ["R: topics not in the qrels are ignored: 9, x"]
+    assert describe_unknown_topics("R", ["9", "x"], ["1"], [2, 1]) == [
+        "R: topics not in the qrels are ignored: 9 (2 lines), x (1 line)"]
     assert describe_unknown_topics("R", ["001", "02", "3" * 5000], ["1", "2", "0"]) == [
         "R: topics 001, 02 are not in the qrels; their lines are ignored (the qrels have topics 1, 2: topic ids "
         "are compared as text; `divaleval ndeval` reads them as numbers)",
         f"R: topics not in the qrels are ignored: {'3' * 5000}"]
-    assert describe_unknown_topics("R", ["101"], ["0101"])[0].startswith("R: topic 101 is not in the qrels; its "
-                                                                         "lines are ignored (the qrels have topic 0101")
+    assert describe_unknown_topics("R", ["001", "02", "3"], ["1", "2"], [4, 1, 7]) == [
+        "R: topics 001 (4 lines), 02 (1 line) are not in the qrels; their lines are ignored (the qrels have "
+        "topics 1, 2: topic ids are compared as text; `divaleval ndeval` reads them as numbers)",
+        "R: topics not in the qrels are ignored: 3 (7 lines)"]
+    assert describe_unknown_topics("R", ["101"], ["0101"], [1])[0].startswith(
+        "R: topic 101 is not in the qrels; its 1 line is ignored (the qrels have topic 0101")
+    many = [str(900 + k) for k in range(12)]
+    assert describe_unknown_topics("R", many, ["1"], [1] * 10 + [2, 3]) == [
+        "R: topics not in the qrels are ignored: " + ", ".join(f"{t} (1 line)" for t in many[:10])
+        + " and 2 more (5 lines)"]
 
 
 # -- E. ids in messages ----------------------------------------------------------------------------
