@@ -73,7 +73,8 @@ def plot_asl_curves(curves: pd.DataFrame, path: str, alpha: float = 0.05, title:
         ax.axhline(alpha, color="grey", linewidth=0.8, linestyle="--")
         ax.set_title(METHOD_TITLES.get(method, method), fontsize=10)
         ax.set_xlabel("run pairs sorted by ASL")
-        ax.set_xlim(1, max(1, int(block["rank"].max())) if len(block) else 1)
+        pairs = int(block["rank"].max()) if len(block) else 1
+        ax.set_xlim(*((1, pairs) if pairs > 1 else (0.5, 1.5)))  # one pair: a width of its own (matplotlib warns)
         ax.set_ylim(0, 1)
         ax.grid(True, linewidth=0.3)
     axes[0].set_ylabel(f"achieved significance level (alpha = {alpha:g} dashed)")
