@@ -4,9 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
+DOCS_STAMP := $(VENV)/.installed-docs
 DEMO_MEASURES := alpha-nDCG@10,nERR-IA@10,NRBP,MAP-IA,P-IA@10,strec@10
 
-.PHONY: demo test test-dask test-long test-golden-numpy test-no-compiler bench clean
+.PHONY: demo test test-dask test-long test-golden-numpy test-no-compiler bench docs clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard divaleval/native/*.c divaleval/native/*.h)
 	$(PYTHON) -m venv $(VENV)
@@ -63,5 +64,18 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+# The documentation site, into site/ (git-ignored; open site/index.html). The measures reference is written
+# again from the catalogue first (commit it when it changes: tests/test_docs.py fails while it is stale);
+# the CLI and API references are generated in the build. Strict: a warning (a broken link or anchor, a page
+# missing from the nav) fails it. NO_MKDOCS_2_WARNING silences Material's notice about MkDocs' future,
+# which is printed at every build and says nothing about this site.
+docs: $(DOCS_STAMP)
+	$(BIN)/python -m divaleval.output.reference docs/reference/measures.md
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) $(NOCC_VENV)
+	rm -rf $(VENV) $(NOCC_VENV) site

@@ -1,10 +1,11 @@
 """The catalogue's contract: every registered measure family has a value from an independent reference.
 
-REFERENCES maps each family (generated forms included: D-, D#-, DIN-, DIN#-, IA-) to the tests that
-check one of its values against something divaleval did not compute: a reference tool's output (a
-golden file), a value printed in a paper, or a computation by hand written out in the test. A family
-registered without an entry fails :func:`test_every_family_has_an_independent_reference`; an entry must
-name an existing test whose module (or the oracle table it imports) names the family.
+REFERENCES (divaleval/measures/core/verification.py, which the generated docs/reference/measures.md
+prints) maps each family (generated forms included: D-, D#-, DIN-, DIN#-, IA-) to the reference tool it
+reproduces and the tests that check one of its values against something divaleval did not compute: a
+reference tool's output (a golden file), a value printed in a paper, or a computation by hand written out
+in the test. A family registered without an entry fails :func:`test_every_family_has_an_independent_reference`;
+an entry must name an existing test whose module (or the oracle table it imports) names the family.
 
 The families no other test reached are computed by hand below, on one tiny topic, with exact
 fractions; docs/worked-examples.md writes out the same arithmetic.
@@ -19,64 +20,11 @@ from pathlib import Path
 import pytest
 
 import divaleval
+from divaleval.measures.core.verification import GOLDEN, HAND, PAPER, REFERENCES
 
 pytestmark = pytest.mark.golden
 
 TESTS = Path(__file__).resolve().parent
-
-# How a reference checks a value: a reference tool's output, a paper's printed value, a hand computation.
-GOLDEN, PAPER, HAND = "golden", "paper", "hand"
-
-NDEVAL = (("test_ndeval_golden.py::test_examples_byte_for_byte", GOLDEN),   # ndeval 4.5's own output
-          ("test_hand.py::test_mini_example_by_hand", HAND))
-NTCIR_DIVERSITY = (("test_ntcireval.py::test_tiny_diversity", GOLDEN),)      # NTCIREVAL's tables
-NTCIR_ADHOC = (("test_ntcireval.py::test_tiny_adhoc", GOLDEN), ("test_graded.py::test_adhoc_measures_by_hand", HAND))
-NTCIR_PER_INTENT = (("test_ntcireval.py::test_tiny_intent_aware_from_per_intent_values", GOLDEN),)
-DIN_README = (("test_intent_types.py::test_ntcireval_readme_dinnev_lines", GOLDEN),)  # NTCIREVAL's DIN output
-DIN_UNTYPED = (("test_intent_types.py::test_without_types_every_measure_is_its_type_agnostic_form", GOLDEN),)
-BY_HAND_HERE = (("test_catalogue.py::test_din_forms_by_hand", HAND),)
-RBU_PAPER_FORMS = (("test_rbu_gap.py::test_eu_ct_and_srr_by_hand", HAND),)
-TOMA_TABLE_3 = (("test_toma.py::test_table_3", PAPER),)                      # Maistro et al. 2021, Table 3
-
-REFERENCES: dict[str, tuple[tuple[str, str], ...]] = {
-    **{name: NDEVAL for name in ("alpha-DCG", "alpha-nDCG", "ERR-IA", "nERR-IA", "NRBP", "nNRBP", "MAP-IA",
-                                 "P-IA", "strec")},
-    **{name: NTCIR_ADHOC for name in ("AP", "Prec", "RR", "nDCG", "Q", "ERR", "nERR", "EBR", "nEBR", "RBP",
-                                      "nRBP", "iRBU", "niRBU")},
-    "P+": (("test_intent_types.py::test_p_plus_of_the_d_and_ad_hoc_measures", GOLDEN),
-           ("test_intent_types.py::test_p_plus_by_hand", HAND)),
-    "bpref": (("test_condensed.py::test_bpref_by_hand", HAND),),
-    "I-rec": NTCIR_DIVERSITY,
-    **{name: NTCIR_DIVERSITY for name in ("D-nDCG", "D-Q", "D-ERR", "D-nERR", "D-EBR", "D-RBP", "D-iRBU")},
-    "D-P+": (("test_intent_types.py::test_p_plus_of_the_d_and_ad_hoc_measures", GOLDEN),),
-    **{name: NTCIR_DIVERSITY for name in ("D#-nDCG", "D#-Q", "D#-ERR", "D#-EBR", "D#-RBP", "D#-RBU")},
-    "D#-nERR": (("test_catalogue.py::test_d_sharp_nerr_and_ia_p_plus_by_hand", HAND),),
-    **{name: DIN_README for name in ("DIN-nDCG", "DIN-Q", "DIN-ERR", "DIN-nERR", "DIN-RBP", "DIN-EBR",
-                                     "DIN#-nDCG", "DIN#-Q")},
-    "DIN-iRBU": DIN_UNTYPED + BY_HAND_HERE,
-    "DIN#-RBU": DIN_UNTYPED + BY_HAND_HERE,
-    **{name: BY_HAND_HERE for name in ("DIN-P+", "DIN#-ERR", "DIN#-nERR", "DIN#-EBR", "DIN#-RBP")},
-    "P+Q": (("test_intent_types.py::test_tiny_p_plus_q", GOLDEN),
-            ("test_intent_types.py::test_hand_computed_values_of_the_upstream_sample", HAND)),
-    "P+Q#": (("test_intent_types.py::test_tiny_p_plus_q", GOLDEN),
-             ("test_intent_types.py::test_hand_computed_values_of_the_upstream_sample", HAND)),
-    **{name: NTCIR_DIVERSITY for name in ("IA-nDCG", "IA-Q", "IA-ERR", "IA-nERR", "IA-RBP", "IA-iRBU")},
-    **{name: NTCIR_PER_INTENT for name in ("IA-AP", "IA-Prec", "IA-RR", "IA-EBR")},
-    "IA-P+": (("test_catalogue.py::test_d_sharp_nerr_and_ia_p_plus_by_hand", HAND),),
-    "RBU": (("test_rbu_gap.py::test_rbu_reproduces_the_authors_program", GOLDEN),
-            ("test_rbu_gap.py::test_rbu_by_hand", HAND)),
-    "GAP": (("test_rbu_gap.py::test_gap_reproduces_the_trec_session_script", GOLDEN),
-            ("test_rbu_gap.py::test_gap_by_hand", HAND)),
-    "EU": RBU_PAPER_FORMS,
-    "CT": RBU_PAPER_FORMS,
-    "S-RR@100%": RBU_PAPER_FORMS,
-    "wg-alpha-nDCG": (("test_rbu_gap.py::test_weighted_graded_alpha_ndcg_by_hand", HAND),),
-    "TOMA": TOMA_TABLE_3,
-    "CAM": TOMA_TABLE_3,
-    "MM": TOMA_TABLE_3,
-    "nPrf": (("test_preferences.py::test_evalir_expected_values", GOLDEN),
-             ("test_preferences.py::test_hand_example_rbp", HAND)),
-}
 
 
 # -- the contract ------------------------------------------------------------------------------------------
@@ -103,14 +51,17 @@ def _names(text: str, family: str) -> bool:
 
 @pytest.mark.parametrize("family", sorted(REFERENCES))
 def test_each_reference_is_a_test_that_names_the_family(family):
-    references = REFERENCES[family]
-    assert references and all(kind in (GOLDEN, PAPER, HAND) for _, kind in references)
+    reference = REFERENCES[family]
+    checks = reference.checks
+    assert checks and all(check.kind in (GOLDEN, PAPER, HAND) for check in checks)
+    # A tool is named exactly where its output is checked.
+    assert (reference.tool is not None) == any(check.kind == GOLDEN for check in checks), family
     named = False
-    for reference, _ in references:
-        file_name, _, test_name = reference.partition("::")
+    for check in checks:
+        file_name, _, test_name = check.test.partition("::")
         path = TESTS / file_name
         tree = ast.parse(path.read_text())
-        assert any(isinstance(node, ast.FunctionDef) and node.name == test_name for node in tree.body), reference
+        assert any(isinstance(node, ast.FunctionDef) and node.name == test_name for node in tree.body), check.test
         named = named or _names(_module_text(path), family)
     assert named, f"no test REFERENCES gives for {family} names it"
 

@@ -1,6 +1,6 @@
 """The layers of the package: every import points down, and tools are named only in compat/.
 
-These are the rules of docs/ARCHITECTURE.md, checked on the source so
+These are the rules of docs/architecture.md, checked on the source so
 that they keep holding as the package grows.
 """
 from __future__ import annotations

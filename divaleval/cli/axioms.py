@@ -17,8 +17,8 @@ EPILOG = """\b
 Examples:
   divaleval axioms                                  # every measure of the paper's Table 1, all ten constraints
   divaleval axioms -m RBU -m 'RBU(e=0)' -c Conf -c Sat
-  divaleval axioms -m all -f csv > axioms.csv       # every measure of intentwise judgments
-  divaleval axioms -f markdown -n 500 --seed 7
+  divaleval axioms -m all -c Pri -c Red -n 50 -f csv > axioms.csv   # every measure of intentwise judgments
+  divaleval axioms -f markdown -n 100 --seed 7 -m alpha-nDCG@10,D#-nDCG@10
   divaleval axioms --explain DeepTh
 
 \b

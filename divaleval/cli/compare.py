@@ -29,12 +29,12 @@ test over all the runs (its own multiple-comparison correction). Tests are
 over topics; randomised ones draw -B trials from --seed.
 
 \b
-Examples:
-  divaleval compare qrels.txt runs/ --baseline bm25.txt -m alpha-nDCG@20,ERR-IA@20
-  divaleval compare -f csv -B 1000 --seed 7 qrels.txt runA.txt runB.txt runC.txt > tests.csv
-  divaleval -f json -m ndeval qrels.txt runs/ > scores.jsonl
-  divaleval compare --scores scores.jsonl --baseline runA.txt -m alpha-nDCG@20 --plot diff.png
-  divaleval compare --scheduler local:2 -B 100000 --seed 7 qrels.txt runs/   # trials on 2 workers
+Examples (from the root of the repository, on its sample data):
+  divaleval compare --baseline bm25.txt -m alpha-nDCG@20,ERR-IA@20 sample_data/qrels.txt sample_data/runs/
+  divaleval compare -f csv -B 1000 --seed 7 sample_data/qrels.txt sample_data/runs/ > tests.csv
+  divaleval -f json -m ndeval sample_data/qrels.txt sample_data/runs/ > scores.jsonl
+  divaleval compare --scores scores.jsonl --baseline bm25 -m alpha-nDCG@20 --plot diff.png
+  divaleval compare --scheduler local:2 -B 1000 sample_data/qrels.txt sample_data/runs/   # trials on 2 workers
 """
 
 

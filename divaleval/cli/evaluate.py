@@ -20,25 +20,22 @@ from ..io import parse_aspect_specs
 from ..output import FORMATS, make_writer
 from ..output.measures import measure_list
 from ..ranking import ORDERS
-from .group import CONTEXT, DEFAULT_COMMAND, PlainContext, main_group
+from .group import CONTEXT, DEFAULT_COMMAND, DocumentedCommand, PlainContext, main_group
 from .progress import Progress, count_runs
 from .scaleout import cluster_options, placement
 from .types import PlainFloat, PlainInt
 
 EPILOG = """\b
-Examples:
-  divaleval qrels.txt run1.txt run2.txt          # ndeval's 21 columns, ndeval's CSV
-  divaleval -m alpha-nDCG@20 -m ERR-IA@20 qrels.txt runs/
-  divaleval -m 'alpha-nDCG(alpha=0.8)@30' -f table qrels.txt.gz run.gz
-  divaleval -m ndcg_cut.10,20 -m alpha_nDCG@20 qrels.txt runs/   # trec_eval's, ir_measures' names
-  divaleval -c -M 100 -n -f trec qrels.txt runs/  # means over every qrels topic
-  zcat run.gz | divaleval qrels.txt -
-  divaleval --aspect rel=qrels --aspect trust=qtrust,bins=25:50:75 -m 'TOMA(m=nDCG)@10' runs/
-  divaleval --prefs prefs.txt -m 'nPrf(p=rr,f=min)@20' runs/      # preference judgments, no QRELS
-  divaleval -J -m bpref -m map --rel-min 2 qrels.adhoc runs/      # condensed lists, relevant = level >= 2
-  divaleval --iprob topics.DINprob -m DIN#-nDCG@10 -m 'P+Q#@10' qrels.Dqrels runs/   # intent types
-  divaleval --baseline base.txt --risk-alpha 1 -m nDCG@20 qrels.txt runs/   # URisk per topic, TRisk
-  divaleval --scheduler tcp://10.0.0.5:8786 -f json qrels.txt runs/ > scores.jsonl  # on a Dask cluster
+Examples (from the root of the repository, on its sample data):
+  divaleval sample_data/qrels.txt sample_data/runs/bm25.txt       # ndeval's 21 columns, ndeval's CSV
+  divaleval -m alpha-nDCG@20 -m ERR-IA@20 -f table sample_data/qrels.txt sample_data/runs/
+  divaleval -m 'alpha-nDCG(alpha=0.8)@30' -c -M 100 -n -f trec sample_data/qrels.txt sample_data/runs/
+  divaleval -m ndcg_cut.10,20 -m alpha_nDCG@20 sample_data/qrels.txt sample_data/runs/   # trec_eval's, ir_measures' names
+  divaleval -J -m bpref -m map --rel-min 2 sample_data/qrels.txt sample_data/runs/  # condensed lists, relevant = level >= 2
+  gzip -c sample_data/runs/bm25.txt | divaleval sample_data/qrels.txt -
+  divaleval --baseline sample_data/runs/bm25.txt --risk-alpha 1 -m nDCG@20 sample_data/qrels.txt sample_data/runs/
+  divaleval simulate-preferences sample_data/qrels.txt | divaleval --prefs - -m 'nPrf(p=rr,f=min)@20' sample_data/runs/
+  divaleval -j 2 -f json sample_data/qrels.txt sample_data/runs/ > scores.jsonl   # 2 worker processes
 
 \b
 RUN may be a file, a directory (every file in it, sorted by name), '-' for
@@ -47,7 +44,7 @@ bad option or input (the message names the file and line).
 """
 
 
-class EvaluateCommand(click.Command):
+class EvaluateCommand(DocumentedCommand):
     """The default command: its usage line and help name it as users type it, and list the other commands."""
 
     context_class = PlainContext
@@ -88,7 +85,7 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
                                                "(the type is read by the DIN- and P+Q measures).")
 @click.option("--aspect", "aspects", multiple=True, metavar="NAME=FILE[,..]",
               help="Multi-aspect qrels, one file per aspect (repeat; then QRELS is left out): "
-                   "NAME=FILE[,labels=0:1:2][,embed=0:1.5:3][,gains=0:5:10][,bins=25:50:75]. "
+                   "NAME=FILE, then any of ,labels=0:1:2 ,embed=0:1.5:3 ,gains=0:5:10 ,bins=25:50:75. "
                    "For TOMA, CAM and MM.")
 @click.option("--prefs", metavar="FILE", help="Preference judgments, 'topic assessor [given] docA docB winner' "
                                               "(then QRELS is left out). For nPrf.")
@@ -140,7 +137,7 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
-    L<k> levels); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
+    levels L0, L1, ...); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
     """
     if aspects and prefs:
         raise click.UsageError("--aspect and --prefs are different judgments: give one of them")

@@ -37,8 +37,24 @@ def exit_interrupted() -> NoReturn:
     sys.exit(INTERRUPTED)
 
 
+DOCS_PAGE = "docs/commands/{name}.md"  # each command's page of the documentation, in the repository
+
+
+class DocumentedCommand(click.Command):
+    """A command whose help ends with the page of the documentation that explains it (every command of the
+    group is one, so that no command's help goes without its pointer)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text("Docs: " + DOCS_PAGE.format(name=self.name))
+
+
 class DefaultGroup(click.Group):
     """A group that runs its default command when the first argument names no command."""
+
+    command_class = DocumentedCommand
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(self.commands) | set(LAZY_COMMANDS))

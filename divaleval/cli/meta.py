@@ -31,12 +31,12 @@ Sections (-s, repeatable; default: tau-matrix, power, mu, and gold with --gold):
 -f csv writes one section; -f json writes JSON lines, each with its "section".
 
 \b
-Examples:
-  divaleval meta -m ndeval -m D#-nDCG@10,D#-Q@10,D#-ERR@10 -B 1000 qrels.txt runs/ --plot asl.png
-  divaleval -f json -m ndeval qrels.txt runs/ > scores.jsonl
+Examples (from the root of the repository, on its sample data):
+  divaleval meta -m ndeval -m D#-nDCG@10,D#-Q@10,D#-ERR@10 -B 1000 sample_data/qrels.txt sample_data/runs/
+  divaleval -f json -m ndeval,D#-nDCG@10 sample_data/qrels.txt sample_data/runs/ > scores.jsonl
   divaleval meta --scores scores.jsonl -s tau -f csv > tau.csv
-  divaleval meta --scores scores.jsonl --gold prefs.txt -s gold
-  divaleval meta --scheduler tcp://10.0.0.5:8786 -m ndeval -B 10000 qrels.txt runs/  # on a Dask cluster
+  divaleval meta --scores scores.jsonl -s power -s asl -B 1000 --plot asl.png --plot-tau tau.png
+  divaleval meta --scheduler local:2 -m ndeval -B 1000 sample_data/qrels.txt sample_data/runs/  # on 2 Dask workers
 """
 
 

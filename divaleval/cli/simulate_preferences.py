@@ -20,11 +20,11 @@ from .types import PlainInt
 MAX_LINES = 10_000_000  # about 1 GB of judgments, written in about half a minute
 
 EPILOG = """\b
-Examples:
-  divaleval simulate-preferences qrels.txt > prefs.txt          # the TREC profile, pairs and triplets
-  divaleval simulate-preferences --profiles profiles.txt --seed 7 -o prefs.txt qrels.txt
-  divaleval simulate-preferences --pool runs/ --pool-depth 20 qrels.txt | divaleval --prefs - runs/
-  divaleval simulate-preferences --compat evalir --ties alphabetical qrels.txt   # evalIR's simulation
+Examples (from the root of the repository, on its sample data):
+  divaleval simulate-preferences sample_data/qrels.txt > prefs.txt     # the TREC profile, pairs and triplets
+  divaleval simulate-preferences --kind pairs --seed 7 -o pairs.txt sample_data/qrels.txt
+  divaleval simulate-preferences --pool sample_data/runs/ --pool-depth 10 sample_data/qrels.txt | divaleval --prefs - sample_data/runs/
+  divaleval simulate-preferences --compat evalir --ties alphabetical sample_data/qrels.txt   # evalIR's simulation
 
 \b
 For each profile (a set of intents; without --profiles, the "TREC profile" of

@@ -13,7 +13,14 @@ INTEGER = re.compile(INTEGER_PATTERN, re.ASCII)
 REAL = re.compile(REAL_PATTERN, re.ASCII)
 
 
-class PlainInt(click.IntRange):
+class _Bounds:
+    """The bounds of a range in option help, where it has one (click would print ``[x<=None]`` for none)."""
+
+    def _describe_range(self) -> str:
+        return super()._describe_range() if self.min is not None or self.max is not None else ""
+
+
+class PlainInt(_Bounds, click.IntRange):
     """An integer option (optionally within a range) written with ASCII digits."""
 
     name = "integer"
@@ -24,7 +31,7 @@ class PlainInt(click.IntRange):
         return super().convert(value, param, ctx)
 
 
-class PlainFloat(click.FloatRange):
+class PlainFloat(_Bounds, click.FloatRange):
     """A real option (optionally within a range) written as C writes numbers; NaN refused."""
 
     name = "number"

@@ -35,6 +35,14 @@ divaleval ndeval [options] qrels run
 
   Beyond ndeval: gzip files, a UTF-8 byte order mark, '-' for standard input,
   named pipes. A score -traditional cannot read is taken as 0, with a warning.
+
+  Examples (from the root of the repository, on ndeval's own examples):
+    divaleval ndeval tests/data/ndeval/examples/qrels.txt tests/data/ndeval/examples/runA.txt
+    divaleval ndeval -c -traditional -M 10 tests/data/ndeval/examples/qrels.txt tests/data/ndeval/examples/runB.txt
+    divaleval ndeval -alpha 0.8 -beta 0.9 tests/data/ndeval/examples/qrels.txt tests/data/ndeval/examples/runA.txt
+    divaleval ndeval -baseline tests/data/ndeval/examples/runB.txt -riskAlpha 1 tests/data/ndeval/examples/qrels.txt tests/data/ndeval/examples/runA.txt
+
+  Docs: docs/commands/ndeval.md
 """
 
 
