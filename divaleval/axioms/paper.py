@@ -68,7 +68,7 @@ PAPER_ROWS = [
     PaperRow("RBU@k", ("RBU",), ("RBU@10", "RBU"), "YYYYY YYYYY", "", "sec. 5 and the appendix's proofs"),
 ]
 
-# Where each stated cell comes from (for the README and --explain's reader).
+# Where each stated cell comes from (for docs/decisions/axioms.md and --explain's reader).
 SOURCES = {
     "4.1": "nDCG@k, ERR@k and RBP satisfy Pri and Deep; metrics that reward relevance in deep positions (AP, "
            "nDCG@k) satisfy CloseTh but not DeepTh; metrics that focus on the top (P@k, RR, ERR@k) satisfy DeepTh "

@@ -1,8 +1,8 @@
-"""The README's promises about bad input (its "Bad input" section, and the lines on exit status and writing
-under "Usage"), each with a test named after it (issue 26, item 7).
+"""The promises of docs/bad-input.md about bad input (its table, and its lines on exit status and writing),
+each with a test named after it (issue 26, item 7).
 
 A promise that other hostile tests already check word for word is named here by importing that test under
-the promise's name; the others are checked here, on every command where the README makes them.
+the promise's name; the others are checked here, on every command where the page makes them.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import pytest
 
 from conftest import NDEVAL_EXAMPLES as EX, run_cli
 from hostile import harness as h
-# Promises of the table in "Bad input" that earlier hostile tests check as the README words them.
+# Promises of the table in docs/bad-input.md that earlier hostile tests check as the page words them.
 from hostile.test_native_errors import test_bad_run as test_promise_a_line_with_too_few_fields_is_an_error_naming_it
 from hostile.test_native_errors import test_dedupe_keeps_the_first_ranked_copy as \
     test_promise_dedupe_keeps_a_runs_first_ranked_copy
@@ -59,7 +59,7 @@ RUN_A, RUN_B = EX / "runA.txt", EX / "runB.txt"
 BAD_RUN = b"1 Q0 d01 1 2.5 r\n1 Q0 d02 2\n"  # line 2: four fields
 
 # One bad file given to every command that reads files: the command line ({bad} is the bad file) and the
-# exit status the README gives for it.
+# exit status docs/bad-input.md gives for it.
 EVERY_COMMAND = {
     "evaluate": (["{qrels}", "{bad}"], 2),
     "ndeval drop-in": (["ndeval", "-traditional", "{qrels}", "{bad}"], 1),  # ndeval's own status
@@ -88,7 +88,7 @@ def test_promise_never_a_traceback(tmp_path, name):
 @pytest.mark.parametrize("name", list(EVERY_COMMAND))
 def test_promise_exit_status_0_or_2(tmp_path, name):
     """"Exit status is 0 on success and 2 on a bad option or input" (the drop-in: ndeval's 1; validate: 1 for a
-    run with problems, README "Checking submissions")."""
+    run with problems, docs/commands/validate.md)."""
     args, status, _ = command_line(tmp_path, name)
     assert h.invoke(h.NATIVE, args).status == status
     good = [a.replace(str(tmp_path / "bad.txt"), str(RUN_B)) for a in args if a not in ("--max-docs", "x")]
