@@ -24,7 +24,7 @@ def measure_list() -> str:
         "Graded measures (nDCG ... niRBU, I-rec, D-, D#-, IA-) follow NTCIREVAL's definitions; "
         "gains --gain (default 2^L-1), weights --iprob (default uniform). Natively they use score "
         "order, the whole run and full precision; --compat reproduces a tool's order, depth and "
-        "rounding (see README).",
+        "rounding (see docs/conventions/).",
         "DIN-, DIN#- and P+Q measures read intent types, the 4th column of --iprob (inf or nav; "
         "without it every intent is informational and they equal D-, D#- and IA-Q). Binary measures "
         "count levels >= --rel-min as relevant; -J condenses every ranking to its judged documents.",
