@@ -53,6 +53,18 @@ from hostile.test_round2 import (
     test_ctrl_c_while_writing_leaves_no_partial_output_file as
     test_promise_ctrl_c_never_leaves_a_file_half_written,
 )
+from hostile.test_commands_properties import (
+    test_axioms_refuse_work_that_would_take_hours as test_promise_work_no_one_could_wait_for_is_a_usage_error,
+    test_output_paths as test_promise_a_bad_output_path_is_refused_before_any_work,
+)
+from hostile.test_output_paths import (
+    test_a_figure_that_fails_to_be_written_loses_nothing_else as
+    test_promise_a_figure_that_fails_after_the_work_loses_nothing_printed,
+    test_a_simulation_past_max_lines_is_refused_with_its_size_and_how_to_narrow_it as
+    test_promise_simulate_preferences_past_max_lines_is_refused_before_starting,
+    test_j_1000_on_three_runs_starts_three_workers as test_promise_j_above_the_cores_or_runs_starts_no_more_workers,
+    test_every_format_gives_what_its_printed_digits_give as test_promise_scores_in_trec_or_table_form_are_read_as_printed,
+)
 
 QRELS = EX / "qrels.txt"
 RUN_A, RUN_B = EX / "runA.txt", EX / "runB.txt"
