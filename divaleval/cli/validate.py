@@ -21,6 +21,10 @@ topic no repeated docno, ranks 1, 2, ... without gap or repeat, and ranks in
 score order (scores never rise as ranks fall; ties are fine); with --topics,
 every topic in the list (and every listed topic answered); with --max-docs, at
 most N documents per topic; with --docno-pattern, every docno matching it.
+Lines are read by the reader evaluating uses, with its rules: what it refuses
+(fewer than six fields, a rank that is no integer, a score that is no number,
+a docno repeated in a topic) is a problem here, and what it reads is read
+alike (1e400 and inf are scores; docnos are bytes, of any length).
 
 \b
 Every problem is printed as FILE:LINE: reason (one cause on many lines, such
