@@ -40,3 +40,12 @@ def run_cli(args: list[str], stdin: bytes | None = None, cwd: Path | None = None
         [sys.executable, "-m", "divaleval", *[str(a) for a in args]],
         input=stdin, capture_output=True, cwd=cwd,
     )
+
+
+def sigint_as_a_terminal_sends_it() -> None:
+    """``preexec_fn`` of a child that a test interrupts: SIGINT handled by default, as from a terminal. A shell
+    without job control starts background jobs (a CI step, ``make test &``) with SIGINT ignored, which the
+    child would inherit, and Python then installs no KeyboardInterrupt handler."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

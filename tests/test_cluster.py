@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import ROOT, SAMPLE, shared_path
+from conftest import ROOT, SAMPLE, shared_path, sigint_as_a_terminal_sends_it
 
 QRELS = SAMPLE / "qrels.txt"
 RUNS = SAMPLE / "runs"
@@ -284,7 +284,8 @@ def test_an_unreachable_scheduler_fails_within_seconds():
 def test_ctrl_c_cancels_the_job_and_leaves_the_cluster_usable(cluster, tmp_path):
     qrels, runs = synthetic_collection(tmp_path, 60, topics=10, depth=2000, seed=3)
     job = subprocess.Popen([sys.executable, "-m", "divaleval", "--scheduler", cluster.address, "-n", str(qrels),
-                            str(tmp_path / "runs")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            str(tmp_path / "runs")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           preexec_fn=sigint_as_a_terminal_sends_it)
     first = job.stdout.readline()  # the header: the job has started
     assert first.startswith(b"runid,topic,"), job.stderr.read().decode()
     job.send_signal(signal.SIGINT)

@@ -28,9 +28,6 @@ DOCS = ROOT / "docs"
 BIN = Path(sys.executable).parent
 COMMANDS = ["evaluate", "ndeval", "compare", "meta", "axioms", "validate", "simulate-preferences"]
 # A command whose examples another branch rewrites (issue 27: cli/validate.py); remove at the merge.
-EXAMPLES_REWRITTEN_ELSEWHERE = {"validate"}
-
-
 def test_the_measures_reference_is_current():
     committed = (ROOT / PAGE).read_text(encoding="utf-8")
     assert committed == measures_page(), (
@@ -100,8 +97,6 @@ def _example_cases():
     for command in COMMANDS:
         for line in examples(command):
             marks = [pytest.mark.dask] if "--scheduler" in line else []
-            if command in EXAMPLES_REWRITTEN_ELSEWHERE:
-                marks.append(pytest.mark.xfail(reason="cli/validate.py's examples are rewritten in another branch"))
             yield pytest.param(line, marks=marks, id=f"{command}: {line[:60]}")
 
 

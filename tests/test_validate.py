@@ -156,3 +156,19 @@ def test_one_cause_on_many_lines_is_one_problem(tmp_path):
     fixed = tmp_path / "fixed.txt"
     assert invoke("--fix", fixed, path).exit_code == 1
     assert fixed.read_text() == "1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 c 3 1 t\n2 Q0 a 1 1 t\n"
+
+
+def test_read_as_evaluating_reads(tmp_path):
+    # The topic list through the same splitter (BOM, CRLF, tabs); a rank beyond 64 bits read as the reader
+    # reads it (clipped) but shown as written; lines evaluating refuses marked so.
+    topics = tmp_path / "topics.txt"
+    topics.write_bytes(b"\xef\xbb\xbf101 0 d 1\r\n\n102\tx\r\n")
+    from divaleval.io.validate import read_topic_list
+    assert read_topic_list(str(topics)) == ["101", "102"]
+    path = tmp_path / "run.txt"
+    path.write_text("101 Q0 a 1 2 t\n101 Q0 b 99999999999999999999 1 t\n101 Q0 c 2 nan t\n")
+    check = check_run(str(path))
+    assert [(str(p), p.refused) for p in check.problems] == [
+        (f"{path}:2: rank 99999999999999999999 of topic 101 where 3 was expected (ranks run 1, 2, ... without gaps)",
+         False),
+        (f"{path}:3: score 'nan' is not a number", True)]

@@ -21,6 +21,10 @@ topic no repeated docno, ranks 1, 2, ... without gap or repeat, and ranks in
 score order (scores never rise as ranks fall; ties are fine); with --topics,
 every topic in the list (and every listed topic answered); with --max-docs, at
 most N documents per topic; with --docno-pattern, every docno matching it.
+Lines are read by the reader evaluating uses, with its rules: what it refuses
+(fewer than six fields, a rank that is no integer, a score that is no number,
+a docno repeated in a topic) is a problem here, and what it reads is read
+alike (1e400 and inf are scores; docnos are bytes, of any length).
 
 \b
 Every problem is printed as FILE:LINE: reason (one cause on many lines, such
@@ -38,11 +42,10 @@ pattern, a repeated docno's later copies, documents past --max-docs) are left
 out and counted on standard error.
 
 \b
-Examples:
-  divaleval validate runs/
-  divaleval validate --topics qrels.txt --max-docs 1000 --docno-pattern 'clueweb12-\\d{4}\\w{2}-\\d{2}-\\d{5}' run.txt
-  divaleval validate --topics topics.txt --fix run.fixed.txt run.txt
-  divaleval validate --fix fixed/ runs/          # one corrected copy per run, in fixed/
+Examples (from the root of the repository, on its sample data):
+  divaleval validate sample_data/runs/
+  divaleval validate --topics sample_data/qrels.txt --max-docs 1000 --docno-pattern 'doc-\\d{3}-\\d{3}' sample_data/runs/bm25.txt
+  divaleval validate --topics sample_data/qrels.txt --fix fixed/ sample_data/runs/   # one corrected copy per run, in fixed/
 """
 
 

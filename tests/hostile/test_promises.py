@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import NDEVAL_EXAMPLES as EX, run_cli
+from conftest import NDEVAL_EXAMPLES as EX, run_cli, sigint_as_a_terminal_sends_it
 from hostile import harness as h
 # Promises of the table in docs/bad-input.md that earlier hostile tests check as the page words them.
 from hostile.test_native_errors import test_bad_run as test_promise_a_line_with_too_few_fields_is_an_error_naming_it
@@ -186,7 +186,8 @@ def test_promise_ctrl_c_exits_130_and_says_interrupted(tmp_path):
     qrels from standard input (which stays open)."""
     env = dict(os.environ, TMPDIR=str(tmp_path))
     process = subprocess.Popen([sys.executable, "-m", "divaleval", "compare", "-q", "-", str(RUN_A), str(RUN_B)],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                               preexec_fn=sigint_as_a_terminal_sends_it)
     process.stdin.write(QRELS.read_bytes()[:50])
     process.stdin.flush()
     deadline = time.monotonic() + 60

@@ -16,7 +16,7 @@ import zipfile
 
 import pytest
 
-from conftest import SAMPLE, run_cli, run_ndeval
+from conftest import SAMPLE, run_cli, run_ndeval, sigint_as_a_terminal_sends_it
 from divaleval.errors import InputError, as_written, describe_unknown_topics
 from divaleval.io import read_run
 from divaleval.io import source
@@ -153,7 +153,8 @@ def _wait_for(pattern: str, process: subprocess.Popen, seconds: float = 60) -> N
 def test_ctrl_c_while_reading_exits_130_and_says_so(tmp_path):
     env = dict(os.environ, TMPDIR=str(tmp_path))
     process = subprocess.Popen([sys.executable, "-m", "divaleval", str(QRELS), "-"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                               preexec_fn=sigint_as_a_terminal_sends_it)
     process.stdin.write(RUN.read_bytes()[:200])
     process.stdin.flush()
     _wait_for(str(tmp_path / "divaleval-*.input"), process)  # reading standard input, which stays open
@@ -174,7 +175,8 @@ def test_ctrl_c_while_writing_leaves_no_partial_output_file(tmp_path):
     out_dir.mkdir()
     target = out_dir / "prefs.txt"
     process = subprocess.Popen([sys.executable, "-m", "divaleval", "simulate-preferences", "--kind", "pairs",
-                                "-o", str(target), str(qrels)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                "-o", str(target), str(qrels)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=sigint_as_a_terminal_sends_it)
     _wait_for(str(out_dir / ".divaleval-*"), process)  # writing
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
