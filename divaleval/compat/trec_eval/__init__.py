@@ -83,6 +83,9 @@ def _topics(qrels, rankings, options) -> list[tuple[bytes, list[bytes] | None]]:
 
 def evaluate_run(path: str, qrels, selected, options, out: TextIO) -> None:
     comments = options.version.comment_lines
+    if path == "-" and not options.version.stdin_results:
+        raise TrecEvalError("results from standard input ('-') need trec_eval 10.0's behaviour "
+                            "(--trec-eval-version 10)", 1)
     source = read_input(path)
     run_name, rankings = read_results(source, comments)
     topics = _topics(qrels, rankings, options)

@@ -20,7 +20,7 @@ from .versions import Version, tenth_ceiling
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's floor before a log in the geometric means
 INFAP_EPSILON = 0.00001
-RBP_PERSISTENCE = 0.8
+RBP_PERSISTENCE = 0.9
 
 
 @dataclass(frozen=True)
@@ -158,21 +158,58 @@ def _ndcg_cut(t: Topic, cuts, _v):
     return [_div(_at(dcg, k), _at(ideal, k)) for k in cuts]
 
 
+def _positive_ideal(t: Topic) -> np.ndarray:
+    """The ideal ranking's positive gains, best first (a grade is its gain)."""
+    ideal = _ideal_gains(t)
+    return ideal[ideal > 0]
+
+
 def _rndcg(t: Topic, _p, _v):
-    return _ndcg_cut(t, (t.num_rel,), _v)
+    # nDCG averaged at the R levels: each rank where the ideal gain steps down (to the next grade, or
+    # to 0 after the last positive one), the ranking's DCG there (frozen at its end when shorter) over
+    # the ideal's; plus, when the ranking runs more than one past the last positive ideal document, its
+    # whole DCG over the whole ideal DCG (trec_eval adds that only then).
+    if not t.num_rel:
+        return [0.0]
+    ideal = _positive_ideal(t)
+    dcg, ideal_dcg = _dcg(_gains(t)), _dcg(ideal)
+    steps = np.flatnonzero(np.diff(np.append(ideal, 0.0))) + 1  # ranks after which the ideal gain changes
+    terms = [_at(dcg, min(int(k), t.num_ret)) / ideal_dcg[k - 1] for k in steps]
+    if t.num_ret > len(ideal) + 1:
+        terms.append(_at(dcg, t.num_ret) / ideal_dcg[-1])
+    return [_sequential_sum(np.array(terms)) / len(terms)]
 
 
 def _ndcg_rel(t: Topic, _p, _v):
-    dcg, ideal = _dcg(_gains(t)), _dcg(_ideal_gains(t))
-    ranks = np.flatnonzero(t.relevant) + 1
-    return [_div(sum(_div(_at(dcg, int(k)), _at(ideal, int(k))) for k in ranks), t.num_rel)]
+    # nDCG averaged over the documents of positive gain: at the rank of each one retrieved (the ideal
+    # DCG taken no further than its positive documents), and, for each one not retrieved, the
+    # ranking's whole DCG over the whole ideal DCG.
+    ideal = _positive_ideal(t)
+    if not len(ideal):
+        return [0.0]
+    gains = _gains(t)
+    dcg, ideal_dcg = _dcg(gains), _dcg(ideal)
+    ranks = np.flatnonzero(gains > 0)
+    terms = dcg[ranks] / ideal_dcg[np.minimum(ranks, len(ideal) - 1)]
+    total = _sequential_sum(terms) + (len(ideal) - len(ranks)) * _at(dcg, t.num_ret) / ideal_dcg[-1]
+    return [total / len(ideal) if total > 0 else 0.0]
 
 
 def _g(t: Topic, binary: bool):
-    gains = t.relevant.astype(float) if binary else _gains(t)
-    nonrel_above = np.cumsum(~t.relevant) - ~t.relevant
-    total = float(t.num_rel) if binary else _sequential_sum(_ideal_gains(t))
-    return [_div(_sequential_sum(gains / np.log2(2 + nonrel_above)), total)]
+    if binary:
+        gains = t.relevant.astype(float)
+        nonrel_above = np.cumsum(~t.relevant) - ~t.relevant
+        return [_div(_sequential_sum(gains / np.log2(2 + nonrel_above)), t.num_rel)]
+    # G: a document's gain over log2(2 + the ideal's cost so far - the gain so far), the ideal's cost a
+    # rank being its gain, at least 1; normalised by the ideal's total gain.
+    gains, ideal = _gains(t), _positive_ideal(t)
+    padded = np.zeros(t.num_ret)
+    padded[:min(len(ideal), t.num_ret)] = ideal[:t.num_ret]
+    cost = np.cumsum(np.maximum(padded, 1.0))
+    found = np.cumsum(gains)
+    scored = gains != 0
+    value = _sequential_sum(gains[scored] / np.log2(2 + cost[scored] - found[scored]))
+    return [_div(value, _sequential_sum(ideal))]
 
 
 def _relative_p(t: Topic, cuts, _v):
@@ -204,17 +241,30 @@ def _set_f(t, _p, _v):
     return [_div(2 * precision * recall, precision + recall)]
 
 
-def _rbp_terms(t: Topic) -> np.ndarray:
-    return (1 - RBP_PERSISTENCE) * RBP_PERSISTENCE ** np.arange(t.num_ret)
+def _persistence_powers(n: int) -> np.ndarray:
+    """p^0 .. p^n by repeated multiplication, as trec_eval steps them (not p ** k)."""
+    return np.cumprod(np.append(1.0, np.full(n, RBP_PERSISTENCE)))
 
 
 def _rbp(t, _p, _v):
-    return [_sequential_sum(_rbp_terms(t)[t.relevant])]
+    # Gains are grades scaled by the topic's highest grade when that is above 1 (trec_eval normalises
+    # gains to [0, 1] from the levels of its judgments).
+    gains = _gains(t)
+    top = float(t.qrels_grades.max(initial=0.0))
+    if top > 1:
+        gains = gains / top
+    scored = gains != 0
+    return [(1.0 - RBP_PERSISTENCE) * _sequential_sum(gains[scored] * _persistence_powers(t.num_ret)[:-1][scored])]
 
 
 def _rbp_resid(t, _p, _v):
-    terms = _rbp_terms(t)
-    return [_sequential_sum(terms[t.relevant | ~t.judged]) + RBP_PERSISTENCE ** t.num_ret]
+    # The residual alone: the weight of the unjudged ranks plus of the ranks past the end; 0 when every
+    # retrieved document is judged (trec_eval sets it only when it met an unjudged one).
+    powers = _persistence_powers(t.num_ret)
+    unjudged = ~t.judged
+    if not unjudged.any():
+        return [0.0]
+    return [powers[-1] + (1 - RBP_PERSISTENCE) * _sequential_sum(powers[:-1][unjudged])]
 
 
 def _unjudged(t, cuts, _v):

@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -29,7 +30,6 @@ class Ranking:
     """One topic's results, ranked as trec_eval ranks them."""
 
     docnos: list[bytes]
-    scores: np.ndarray
 
 
 def _lines(source: InputFile, width: int, what: str, comments: bool):
@@ -56,29 +56,23 @@ def read_qrels(source: InputFile, comments: bool) -> dict[bytes, dict[bytes, int
     qrels: dict[bytes, dict[bytes, int]] = {}
     for first_line, rows, (topics, _, docnos, grades) in _lines(source, 4, "qrels", comments):
         for row, topic, docno, grade in zip(rows, topics, docnos, grades):
-            try:
-                value = int(grade)
-            except ValueError:
-                raise InputError(source.name, first_line + int(row), f"grade {grade!r} is not a whole number") from None
-            qrels.setdefault(topic, {})[docno] = value
+            match = C_INTEGER.match(grade)
+            if not match:
+                raise InputError(source.name, first_line + int(row),
+                                 f"grade {grade.decode('utf-8', 'replace')!r} is not a whole number")
+            qrels.setdefault(topic, {})[docno] = int(match.group())
     return qrels
 
 
+C_INTEGER = re.compile(rb"[+-]?\d+")  # the prefix C's atol reads (a grade with none is refused here)
+# The prefix C's atof reads (decimal forms, inf, nan; hex floats are not expected in runs).
+C_NUMBER = re.compile(rb"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)", re.IGNORECASE)
+
+
 def _atof(text: bytes) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        return float(np.float64(_prefix_number(text)))
-
-
-def _prefix_number(text: bytes) -> float:
-    """C's atof on text float() refuses: the longest prefix that reads as a number, else 0."""
-    for end in range(len(text), 0, -1):
-        try:
-            return float(text[:end])
-        except ValueError:
-            continue
-    return 0.0
+    """C's atof: the longest leading number (``2.5abc`` is 2.5), 0 where there is none."""
+    match = C_NUMBER.match(text)
+    return float(match.group()) if match else 0.0
 
 
 def read_results(source: InputFile, comments: bool) -> tuple[bytes, dict[bytes, Ranking]]:
@@ -95,5 +89,5 @@ def read_results(source: InputFile, comments: bool) -> tuple[bytes, dict[bytes, 
     rankings = {}
     for topic, (docnos, scores) in gathered.items():
         order = sorted(range(len(docnos)), key=lambda i: (scores[i], docnos[i]), reverse=True)
-        rankings[topic] = Ranking([docnos[i] for i in order], np.array([scores[i] for i in order]))
+        rankings[topic] = Ranking([docnos[i] for i in order])
     return run_name, rankings
