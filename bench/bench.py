@@ -25,6 +25,14 @@
    every run and topic (the runs have no score ties, so every order agrees).
 4. Prints the table, the ratios, where divaleval's time goes, and the targets.
 
+    python bench/bench.py --gdeval      # GDEVAL=/path/to/gdeval.pl to compare (perl needed)
+
+only times ``divaleval gdeval`` on the TREC 2012 ad hoc qrels and its eight
+baseline runs (from ../shared, skipped where absent), one call a run as
+gdeval.pl is called, and gdeval.pl itself where GDEVAL= names it (it is not
+vendored), checking the outputs are identical; the full benchmark ends with
+the same lines.
+
     python bench/bench.py --scale-out [--scale-out-runs 1000 --workers 2]
 
 instead times scale-out (needs the [dask] extra): on a collection of 1,000 runs
@@ -51,6 +59,7 @@ sys.path.insert(0, str(HERE))
 from generate import add_size_options, size_arguments  # noqa: E402
 
 BIN = Path(sys.executable).parent
+SHARED = Path(os.environ.get("DIVALEVAL_SHARED", HERE.parent.parent / "shared"))
 PAGE = os.sysconf("SC_PAGE_SIZE")
 IR_MEASURES_SET = [f"{m}@{k}" for m in ("ERR_IA", "nERR_IA", "alpha_DCG", "alpha_nDCG") for k in (5, 10, 20)] \
     + ["NRBP", "nNRBP", "AP_IA"] + [f"{m}@{k}" for m in ("P_IA", "StRecall") for k in (5, 10, 20)]
@@ -235,6 +244,8 @@ def scale_out(args: argparse.Namespace) -> None:
     print("\ntargets:")
     for text, met in targets:
         print(f"  [{'met' if met else 'NOT MET'}] {text}")
+    print("\ngdeval (TREC 2012 ad hoc):")
+    bench_gdeval(results)
     sys.exit(0 if same else 1)
 
 
@@ -300,6 +311,33 @@ def time_per_run_calls(command: list, qrels: Path, runs: list[Path], out: Path) 
     return total, peak
 
 
+def bench_gdeval(results: Path) -> None:
+    """divaleval gdeval against gdeval.pl (where GDEVAL= names it) on the TREC 2012 baselines: see above."""
+    year = SHARED / "data" / "trec-web" / "2012"
+    runs = sorted((year / "baseline-runs").glob("*/*.txt"))
+    if not runs:
+        print(f"  gdeval: skipped ({year} not available)")
+        return
+    commands = {"divaleval gdeval": [BIN / "divaleval", "gdeval"]}
+    script, perl = os.environ.get("GDEVAL"), shutil.which("perl")
+    if script and perl and Path(script).is_file():
+        commands["gdeval.pl"] = [perl, script]
+    else:
+        print("  gdeval.pl: skipped (point GDEVAL= at gdeval.pl, with perl installed, to include it)")
+    timed = {}
+    for tool, command in commands.items():
+        out = results / f"{tool.replace(' ', '-')}.trec2012.out"
+        seconds, megabytes = time_per_run_calls(command, year / "qrels.adhoc.txt", runs, out)
+        timed[tool] = (seconds, out)
+        print(f"  {tool:<26} {len(runs):>3} runs  {seconds:7.2f} s  {megabytes:7.0f} MB  "
+              f"({len(runs)} calls, TREC 2012 ad hoc baselines)", flush=True)
+    if "gdeval.pl" in timed:
+        (mine, ours), (theirs, reference) = timed["divaleval gdeval"], timed["gdeval.pl"]
+        same = ours.read_bytes() == reference.read_bytes()
+        print(f"  gdeval: divaleval {theirs / mine:.1f}x faster than gdeval.pl; "
+              f"outputs {'identical' if same else 'DIFFER'}")
+
+
 def rows_of_csv(path: Path) -> dict:
     """(runid, topic) -> printed values of an ndeval-format CSV (headers and means left out)."""
     rows = {}
@@ -319,7 +357,12 @@ def main() -> None:
                         help="time one process against a Dask LocalCluster instead (see above)")
     parser.add_argument("--scale-out-runs", type=int, default=1000, help="runs of the scale-out case")
     parser.add_argument("--workers", type=int, default=2, help="workers of the scale-out case's LocalCluster")
+    parser.add_argument("--gdeval", action="store_true", help="time only divaleval gdeval (see above)")
     args = parser.parse_args()
+    if args.gdeval:
+        args.out.mkdir(parents=True, exist_ok=True)
+        bench_gdeval(args.out)
+        return
     if args.scale_out:
         scale_out(args)
         return
@@ -412,6 +455,8 @@ def main() -> None:
     print("\ntargets:")
     for text, met in targets:
         print(f"  [{'met' if met else 'NOT MET'}] {text}")
+    print("\ngdeval (TREC 2012 ad hoc):")
+    bench_gdeval(results)
     sys.exit(0 if differ == 0 else 1)
 
 

@@ -18,7 +18,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 DEFAULT_COMMAND = "evaluate"
 
 # Commands imported only when named: command name -> module of this package.
-LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "meta": "meta", "trec_eval": "trec_eval",
+LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "gdeval": "gdeval", "meta": "meta",
+                 "trec_eval": "trec_eval",
                  "simulate-preferences": "simulate_preferences", "validate": "validate"}
 
 IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named

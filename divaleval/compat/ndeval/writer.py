@@ -9,6 +9,7 @@ import numpy as np
 from ...aggregate import topic_mean
 from ...model.qrels import Qrels
 from ...output.formatting import c_fixed
+from ...output.writers import write_text
 from .options import Options
 from .risk import risk_rows
 from .scoring import C_NAN, COLUMNS, ScoredRun
@@ -50,11 +51,4 @@ def csv_text(qrels: Qrels, run: ScoredRun, baseline: ScoredRun | None, opts: Opt
 
 def write_csv(out: TextIO, qrels: Qrels, run: ScoredRun, baseline: ScoredRun | None, opts: Options) -> None:
     """The CSV, with the runids' bytes as they were in the run files."""
-    text = csv_text(qrels, run, baseline, opts)
-    raw = getattr(out, "buffer", None)
-    if raw is None:
-        out.write(text)
-        return
-    out.flush()
-    raw.write(text.encode("utf-8", "surrogateescape"))
-    raw.flush()
+    write_text(out, csv_text(qrels, run, baseline, opts))

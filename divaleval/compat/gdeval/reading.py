@@ -1,0 +1,237 @@
+"""Reading qrels and runs as gdeval.pl reads them, and ordering a run as it sorts one.
+
+Lines end at ``\\n``; every ``\\r`` is deleted wherever it is (not taken as a
+separator: ``d1\\r2`` is the docno ``d12``); fields are split on runs of ASCII
+white space (io/lines's splitter), a leading run ignored, and a byte order mark
+is part of the first field. A topic field loses everything up to its last
+``-`` and must then be ASCII digits; topics are strings (``051`` and ``51`` are
+different topics: documents are judged under ``topic:docno``) that are
+compared as numbers. Fields are checked and converted a column at a time;
+only the rare field Perl reads unlike Arrow (a score such as ``1e5x`` or
+``inf``, a 19-digit number) is read one by one.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ...errors import InputError
+from ...io.lines import Dialect, Fields, binary_column, split_block
+from ...io.source import read_input
+from .options import MAX_GRADE, perl_number
+
+DIALECT = Dialect(skip_bom=False)  # C's white space (Perl's, the \r being gone), a BOM kept
+# What Arrow converts to the double Perl makes of it: plain decimals, exponents of at most four digits,
+# integers Perl holds exactly in a double.
+PLAIN_DECIMAL = r"^[+-]?(?:[0-9]{1,15}|[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?:\.[0-9]*)?[eE][+-]?[0-9]{1,4})$"
+SMALL_INTEGER = r"^-?[0-9]{1,18}$"
+_INTEGER = re.compile(rb"-?[0-9]+")
+COLON = pa.scalar(b":", pa.binary())
+
+
+@dataclass
+class Lines:
+    """A file's lines split as gdeval.pl splits them, those with fewer than ``width`` fields noted."""
+
+    name: str
+    fields: Fields | None  # None: an empty file
+    rows: np.ndarray       # lines (0-based) with ``width`` fields or more
+    bad: np.ndarray        # per line: whether gdeval.pl refuses it (so far)
+
+    def column(self, j: int) -> pa.Array:
+        return self.fields.column(self.rows, j)
+
+    def bounds(self, j: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.fields.bounds(self.rows, j)
+
+    def refuse(self, failing: np.ndarray) -> None:
+        """Note the lines of ``rows`` that fail a check (a boolean per row)."""
+        self.bad[self.rows[failing]] = True
+
+    def check(self, message: str) -> None:
+        if self.bad.any():
+            raise InputError(self.name, int(np.argmax(self.bad)) + 1, message)
+
+
+def _split(path: str, width: int) -> Lines:
+    source = read_input(path)
+    raw = source.data
+    if not raw:
+        return Lines(source.name, None, np.zeros(0, np.int64), np.zeros(0, bool))
+    data = raw.replace(b"\r", b"") if b"\r" in raw else raw
+    if not raw.endswith(b"\n"):  # a last line without its newline (if only "\r", a blank line to Perl)
+        data += b"\n"
+    fields = split_block(data, 1, DIALECT)
+    return Lines(source.name, fields, np.flatnonzero(fields.per_line >= width), fields.per_line < width)
+
+
+def _digits(texts: pa.Array) -> np.ndarray:
+    """Whether each field is one or more ASCII digits."""
+    return pc.match_substring_regex(texts, "^[0-9]+$").to_numpy(zero_copy_only=False)
+
+
+def _topics(lines: Lines) -> pa.Array:
+    """The topic field of each line in ``lines.rows`` after its last '-' (lines whose rest is not digits
+    refused)."""
+    data = lines.fields.data
+    starts, ends = lines.bounds(0)
+    dashes = np.flatnonzero(data == ord("-"))
+    if len(dashes):
+        last = np.searchsorted(dashes, ends) - 1
+        after = dashes[np.maximum(last, 0)] + 1
+        starts = np.where((last >= 0) & (after > starts), after, starts)
+    topics = binary_column(data, starts, ends)
+    lines.refuse(~_digits(topics))
+    return topics
+
+
+def _numeric_order(topics: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Each topic's place among the numbers the topics are (equal numbers, equal places), and the topics
+    as strings (all digits: lines checked)."""
+    encoded = pc.dictionary_encode(topics)
+    spelt = np.array([text.decode("ascii") for text in encoded.dictionary.to_pylist()], dtype=object)
+    numbers = [int(text) for text in spelt]
+    places = {number: place for place, number in enumerate(sorted(set(numbers)))}
+    place = np.array([places[number] for number in numbers], dtype=np.int64)
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    return place[codes], spelt[codes]
+
+
+@dataclass
+class Judgments:
+    """The relevant documents of a qrels file, as gdeval.pl holds them.
+
+    Only lines graded above 0 are kept, so a topic without a relevant document
+    is not a topic at all (neither evaluated nor counted by ``-c``).
+    """
+
+    name: str
+    topics: set[str] = field(default_factory=set)                    # topics with a relevant document
+    keys: pa.Array = field(default_factory=lambda: pa.array([], pa.binary()))  # distinct "topic:docno"
+    grades: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # ... and their grades
+    ideal_gains: dict[str, np.ndarray] = field(default_factory=dict)  # topic -> grades, best first
+
+    def grades_of(self, keys: pa.Array) -> np.ndarray:
+        """The grade of each "topic:docno" (0 where it has none)."""
+        index = pc.index_in(keys, value_set=self.keys).to_numpy(zero_copy_only=False)
+        found = ~np.isnan(index) if index.dtype.kind == "f" else np.ones(len(index), bool)
+        grades = np.zeros(len(keys), dtype=np.int64)
+        grades[found] = self.grades[index[found].astype(np.int64)]
+        return grades
+
+
+def read_qrels(path: str) -> Judgments:
+    """``topic 0 docno grade`` lines: the second field a number equal to 0 (``Q0`` is 0 to Perl), the grade
+    an integer of at most 4.
+
+    A repeated (topic, docno) counts in the ideal list as often as it is
+    repeated, and judges the run's document with its lowest grade (gdeval.pl
+    stores the grades best first, the last one stored winning). Topics that
+    are the same number written differently (``051``, ``51``) share one ideal
+    list, kept under the spelling that sorts first.
+    """
+    lines = _split(path, 4)
+    judgments = Judgments(lines.name)
+    if lines.fields is None:
+        return judgments
+    topics = _topics(lines)
+    zero = lines.column(1)
+    odd = np.flatnonzero(~pc.equal(zero, pa.scalar(b"0", pa.binary())).to_numpy(zero_copy_only=False))
+    lines.refuse(odd[[perl_number(zero[int(row)].as_py()) != 0 for row in odd]] if len(odd) else odd)
+    texts = lines.column(3)
+    small = pc.match_substring_regex(texts, SMALL_INTEGER).to_numpy(zero_copy_only=False)
+    grades = np.zeros(len(texts), dtype=np.int64)
+    grades[small] = pc.cast(pc.cast(pc.filter(texts, pa.array(small)), pa.string()), pa.int64()).to_numpy()
+    for row in np.flatnonzero(~small):  # other than -?[0-9]+ (refused), or long (zeros in front?)
+        text = texts[int(row)].as_py()
+        grades[row] = max(min(int(text), MAX_GRADE + 1), -1) if _INTEGER.fullmatch(text) else MAX_GRADE + 1
+    lines.refuse(grades > MAX_GRADE)
+    lines.check(f"format error in qrels file (expected: topic 0 docno grade, the grade an integer of at "
+                f"most {MAX_GRADE})")
+    relevant = np.flatnonzero(grades > 0)
+    if not len(relevant):
+        return judgments
+    place, spelt = _numeric_order(topics.take(pa.array(relevant)))
+    grades = grades[relevant]
+    keys = pc.binary_join_element_wise(topics.take(pa.array(relevant)), lines.column(2).take(pa.array(relevant)),
+                                       COLON)
+    table = pa.table({"key": keys, "grade": grades}).group_by("key").aggregate([("grade", "min")])
+    judgments.keys, judgments.grades = table["key"].combine_chunks(), table["grade_min"].to_numpy()
+    judgments.topics = set(spelt.tolist())
+    order = np.lexsort((-grades, place))  # by topic, best grade first; stable
+    place, grades, spelt = place[order], grades[order], spelt[order]
+    starts = np.flatnonzero(np.r_[True, place[1:] != place[:-1]])
+    for lo, hi in zip(starts, np.r_[starts[1:], len(place)]):
+        judgments.ideal_gains[spelt[lo]] = grades[lo:hi]
+    return judgments
+
+
+@dataclass
+class Run:
+    """A run as gdeval.pl holds it: its runid (that of its LAST line) and its topics in its order."""
+
+    name: str
+    runid: str
+    topics: list[str]       # in order (ascending numbers), each the spelling of its first line in that order
+    bounds: np.ndarray      # topic i is rows bounds[i]:bounds[i + 1] of ``keys``
+    keys: pa.Array          # "topic:docno" of each line, best first within its topic
+
+
+def read_run(path: str) -> Run:
+    """``topic Q0 docno rank score runid`` lines, ordered as gdeval.pl sorts them.
+
+    The rank must be digits but is otherwise ignored; ``Q0`` is literal; a
+    runid of ``0`` is refused (false to Perl); fields after the sixth are
+    ignored. Each topic is ordered by score, descending, ties by docno
+    DESCENDING (byte order), then file order; repeated documents all count.
+    Scores are read as Perl reads numbers (``1e3``, ``inf``; ``abc`` is 0).
+    """
+    lines = _split(path, 6)
+    if lines.fields is None:
+        return Run(lines.name, "?????", [], np.zeros(1, np.int64), pa.array([], pa.binary()))
+    topics = _topics(lines)
+    lines.refuse(~pc.equal(lines.column(1), pa.scalar(b"Q0", pa.binary())).to_numpy(zero_copy_only=False))
+    lines.refuse(~_digits(lines.column(3)))
+    runids = lines.column(5)
+    lines.refuse(pc.equal(runids, pa.scalar(b"0", pa.binary())).to_numpy(zero_copy_only=False))
+    lines.check("format error in run file (expected: topic Q0 docno rank score runid, the rank digits, "
+                "the runid not 0)")
+    scores = _scores(lines)
+    docnos = lines.column(2)
+    place, spelt = _numeric_order(topics)
+    encoded = pc.dictionary_encode(docnos)
+    docno_rank = np.empty(len(encoded.dictionary), dtype=np.int64)
+    docno_rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(len(encoded.dictionary))
+    order = np.lexsort((-docno_rank[encoded.indices.to_numpy(zero_copy_only=False)], -scores, place))
+    place = place[order]
+    starts = np.flatnonzero(np.r_[True, place[1:] != place[:-1]])
+    keys = pc.binary_join_element_wise(topics, docnos, COLON).take(pa.array(order))
+    runid = runids[-1].as_py().decode("utf-8", "surrogateescape")
+    return Run(lines.name, runid, spelt[order][starts].tolist(), np.r_[starts, len(order)], keys)
+
+
+def _scores(lines: Lines) -> np.ndarray:
+    """The scores as Perl's numbers, as doubles, or as their places in order where some integer is beyond
+    a double's precision (Perl compares such integers exactly)."""
+    texts = lines.column(4)
+    plain = pc.match_substring_regex(texts, PLAIN_DECIMAL).to_numpy(zero_copy_only=False)
+    scores = np.zeros(len(texts))
+    scores[plain] = pc.cast(pc.cast(pc.filter(texts, pa.array(plain)), pa.string()), pa.float64()).to_numpy()
+    others = {int(row): perl_number(texts[int(row)].as_py()) for row in np.flatnonzero(~plain)}
+    for row, value in others.items():
+        if isinstance(value, float) and math.isnan(value):
+            raise InputError(lines.name, int(lines.rows[row]) + 1,
+                             f"score {texts[row].as_py().decode('utf-8', 'replace')!r} is NaN to Perl: gdeval.pl's "
+                             "order then depends on its sort's internals (refused)")
+        scores[row] = value
+    if any(isinstance(value, int) and abs(value) > 2**53 for value in others.values()):
+        exact = [others.get(row, scores[row]) for row in range(len(texts))]
+        distinct = sorted(set(exact))
+        places = {value: place for place, value in enumerate(distinct)}
+        return np.array([places[value] for value in exact], dtype=np.float64)
+    return scores + 0.0  # -0.0 is 0

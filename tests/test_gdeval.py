@@ -1,0 +1,165 @@
+"""`divaleval gdeval` reproduces gdeval.pl 1.3's standard output byte for byte, and its exit status class.
+
+Golden files: ../shared/oracle/gdeval (every call of its cases.tsv, skipped
+where ../shared is absent); small cases in tests/data/gdeval (edge000 copied
+from the oracle, the others computed by hand: see each test).
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from conftest import DATA, SHARED, run_cli
+
+from divaleval.compat import gdeval
+
+pytestmark = pytest.mark.golden  # a reference's values: run again on the numpy path in CI
+
+GD = DATA / "gdeval"
+CASES = SHARED / "oracle" / "gdeval" / "cases.tsv"
+
+
+def run_gdeval(args: list) -> tuple[int, bytes, str]:
+    """`divaleval gdeval ARGS` in-process: (status, stdout bytes, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    status = gdeval.main([str(arg) for arg in args], out=out, err_out=err)
+    return status, out.getvalue().encode("utf-8", "surrogateescape"), err.getvalue()
+
+
+def oracle_cases():
+    if not CASES.exists():
+        yield pytest.param(None, id="oracle-absent")
+        return
+    with CASES.open(newline="") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            yield pytest.param(row, id=row["name"])
+
+
+@pytest.mark.parametrize("case", list(oracle_cases()))
+def test_oracle_byte_for_byte(case):
+    if case is None:
+        pytest.skip(f"{CASES} not available")
+    shared = str(SHARED)
+    status, out, err = run_gdeval(case["args"].replace("{SHARED}", shared).split())
+    assert out == open(case["expected"].replace("{SHARED}", shared), "rb").read()
+    assert (status == 0) == (case["exit"] == "0"), err
+
+
+@pytest.mark.parametrize("flags", [[], ["-c"], ["-k", "10"]])
+def test_oracle_edge_case_copied(flags):
+    status, out, _ = run_gdeval([*flags, GD / "edge000.qrels", GD / "edge000.run"])
+    name = {0: "default", 1: "c"}.get(len(flags), "k10")
+    assert status == 0
+    assert out == (GD / f"edge000-{name}.out").read_bytes()
+
+
+def test_by_hand():
+    """Topic 51: the run ranks b (grade 1) above a (2): DCG 1 + 3/log2(3) over the ideal 3 + 1/log2(3);
+    ERR 1/16 + (3/16)(15/16)/2. Topic 52: z and x tie on score, docno descending puts z (unjudged) first:
+    nDCG 15/log2(3) / 15, ERR (15/16)/2. Topic 53 has no relevant document, 99 no qrels: neither counts."""
+    status, out, _ = run_gdeval([GD / "qrels.txt", GD / "run.txt"])
+    assert (status, out) == (0, (GD / "run-default.out").read_bytes())
+    status, out, _ = run_gdeval(["-k", "1", GD / "qrels.txt", GD / "run.txt"])
+    assert (status, out) == (0, (GD / "run-k1.out").read_bytes())
+
+
+def test_percent_in_a_runid_is_a_printf_conversion():
+    """The baseline's runid ``base%x`` takes the nDCG difference as %x (0: a fraction truncated); the two
+    %.5f then print the ERR difference, 2.5 (3/16 - 0.150390625), and a missing argument (0)."""
+    status, out, _ = run_gdeval(["-c", "-baseline", GD / "baseline-percent.txt", "-riskAlpha", "1.50",
+                                 GD / "qrels.txt", GD / "run.txt"])
+    assert (status, out) == (0, (GD / "run-c-percent.out").read_bytes())
+
+
+def test_complete_risk_carries_baseline_values_over():
+    """-c against a baseline: topics 0 and 10 the run lacks follow its topic 11. The baseline has topic 0
+    (nDCG 1, ERR 1/16) and topic 1 (no relevant document: nDCG "" and no ERR) but not 10, which so keeps
+    ERR 1/16 from topic 0 and nDCG 0 from topic 1 (gdeval.pl's list holds the key "1" of its hash's
+    values)."""
+    status, out, _ = run_gdeval(["-c", "-baseline", GD / "baseline-carry.txt", GD / "qrels-carry.txt",
+                                 GD / "run-carry.txt"])
+    assert (status, out) == (0, (GD / "run-carry-c.out").read_bytes())
+
+
+def test_reading_quirks(tmp_path):
+    """\\r deleted anywhere, a topic prefix up to its last '-', scores read as Perl numbers (1e0 is 1),
+    the runid that of the last line: the same ranking as run.txt's topic 51."""
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_bytes(b"wt-51 Q0 a 2\r\n51 0.0 b 1\n")
+    run.write_bytes(b"x-y-51 Q0 a 1 1 first\n51 Q0 b 2 1e0 la\rst\n")
+    status, out, _ = run_gdeval([qrels, run])
+    assert status == 0
+    assert out == b"runid,topic,ndcg@20,err@20\nlast,51,0.79671,0.15039\nlast,amean,0.79671,0.15039\n"
+
+
+def test_braces_and_percent_signs_in_a_runid(tmp_path):
+    (tmp_path / "r").write_bytes(b"51 Q0 a 1 1 {0}%%%s\n")
+    status, out, _ = run_gdeval([GD / "qrels.txt", tmp_path / "r"])
+    # %% is a percent sign, %s takes the nDCG (3 / (3 + 1/log2(3)) as Perl's %.15g); the row's two %.5f then
+    # take the ERR (3/16) and undef (0).
+    assert (status, out) == (0, b"runid,topic,ndcg@20,err@20\n{0}%0.82623465712856,51,0.18750,0.00000\n"
+                                b"{0}%0.82623465712856,amean,0.18750,0.00000\n")
+
+
+def test_empty_files(tmp_path):
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    header = b"runid,topic,ndcg@20,err@20\n"
+    assert run_gdeval([GD / "qrels.txt", empty])[:2] == (0, header + b"?????,amean,0.00000,0.00000\n")
+    assert run_gdeval(["-c", empty, GD / "run.txt"])[:2] == (0, header + b"r1,amean,0.00000,0.00000\n")
+
+
+def test_depth_as_perl_reads_it():
+    assert run_gdeval(["-k", "1.9", GD / "qrels.txt", GD / "run.txt"])[1] == (GD / "run-k1.out").read_bytes()
+    assert run_gdeval(["-k", "inf", GD / "qrels.txt", GD / "run.txt"])[1].startswith(b"runid,topic,ndcg@Inf,err@Inf\n")
+
+
+@pytest.mark.parametrize("args", [
+    [], ["q"], ["-k", "0", "q", "r"], ["-riskAlpha", "-1", "q", "r"], ["-x", "q", "r"], ["-k", "5", "q"],
+])
+def test_usage_errors(args):
+    status, out, err = run_gdeval(args)
+    assert status != 0 and out == b"" and "usage" in err
+
+
+@pytest.mark.parametrize("qrels,run", [
+    (b"51 0 a 5\n", b"51 Q0 a 1 1 r\n"),          # a grade above 4
+    (b"51 1 a 1\n", b"51 Q0 a 1 1 r\n"),          # a second field that is not 0
+    (b"51 0 a\n", b"51 Q0 a 1 1 r\n"),            # three fields
+    (b"\n", b"51 Q0 a 1 1 r\n"),                  # a blank line
+    (b"\r", b"51 Q0 a 1 1 r\n"),                  # a blank line to Perl, once \r is deleted
+    (b"51 0 a 1\n", b"51 q0 a 1 1 r\n"),          # not Q0
+    (b"51 0 a 1\n", b"51 Q0 a 1.0 1 r\n"),        # a rank that is not digits
+    (b"51 0 a 1\n", b"51 Q0 a 1 1 0\n"),          # a runid Perl takes as false
+    (b"51 0 a 1\n", b"5x Q0 a 1 1 r\n"),          # a topic that is not digits
+    (b"51 0 a 1\n", b"51 Q0 a 1 nan r\n"),        # NaN: refused (a departure)
+])
+def test_input_errors(tmp_path, qrels, run):
+    (tmp_path / "q").write_bytes(qrels)
+    (tmp_path / "r").write_bytes(run)
+    status, out, err = run_gdeval([tmp_path / "q", tmp_path / "r"])
+    assert status == 2 and out == b"" and ":1:" in err
+
+
+def test_another_spelling_stops_after_the_rows_before(tmp_path):
+    """Qrels 51 and 051 share one ideal list (under 51): the run's 051 divides by zero in gdeval.pl."""
+    (tmp_path / "q").write_bytes(b"51 0 a 2\n051 0 b 1\n52 0 b 1\n")
+    (tmp_path / "r").write_bytes(b"52 Q0 b 1 1 r\n051 Q0 b 1 1 r\n")
+    status, out, _ = run_gdeval([tmp_path / "q", tmp_path / "r"])
+    assert status != 0
+    assert out == b"runid,topic,ndcg@20,err@20\n"
+
+
+def test_help_and_version():
+    assert run_gdeval(["-help"])[:1] == (0,)
+    status, out, _ = run_gdeval(["-version", "q", "r"])
+    assert status == 0 and b"version 1.3" in out
+
+
+def test_the_command():
+    done = run_cli(["gdeval", GD / "qrels.txt", GD / "run.txt"])
+    assert done.returncode == 0 and done.stdout == (GD / "run-default.out").read_bytes()
+    assert run_cli(["gdeval", "-k", "0", GD / "qrels.txt", GD / "run.txt"]).returncode == 2
+    assert b"gdeval" in run_cli(["--help"]).stdout
