@@ -26,7 +26,8 @@ from divaleval.output.reference import PAGE, measures_page
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 BIN = Path(sys.executable).parent
-COMMANDS = ["evaluate", "ndeval", "compare", "meta", "axioms", "validate", "simulate-preferences"]
+COMMANDS = ["evaluate", "ndeval", "trec_eval", "gdeval", "compare", "meta", "axioms", "validate",
+            "simulate-preferences"]
 # A command whose examples another branch rewrites (issue 27: cli/validate.py); remove at the merge.
 def test_the_measures_reference_is_current():
     committed = (ROOT / PAGE).read_text(encoding="utf-8")

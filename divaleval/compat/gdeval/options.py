@@ -28,6 +28,13 @@ divaleval gdeval [options] qrels run
     -help, -version (first)
 
   Beyond gdeval.pl: gzip files and '-' for standard input.
+
+Examples (from the root of the repository, on its test data):
+  divaleval gdeval tests/data/gdeval/qrels.txt tests/data/gdeval/run.txt
+  divaleval gdeval -k 10 -c tests/data/gdeval/edge000.qrels tests/data/gdeval/edge000.run
+  divaleval gdeval -baseline tests/data/gdeval/baseline-carry.txt -riskAlpha 1 tests/data/gdeval/qrels-carry.txt tests/data/gdeval/run-carry.txt
+
+Docs: docs/commands/gdeval.md
 """
 
 

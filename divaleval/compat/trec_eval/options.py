@@ -19,6 +19,13 @@ USAGE = """Usage: divaleval trec_eval [--trec-eval-version 9|10] [-q] [-c] [-n] 
   -n  no summary ('all') lines       -J  rank judged documents only
   -M  keep at most num documents a topic    -l  lowest grade that is relevant (default 1)
   -N  documents in the collection           -m  a measure, a measure set (official, all_trec)
+
+Examples (from the root of the repository, on its test data):
+  divaleval trec_eval -c tests/data/gdeval/edge000.qrels tests/data/gdeval/edge000.run
+  divaleval trec_eval -c -q -m ndcg_cut.5,10 -m P.5 tests/data/gdeval/edge000.qrels tests/data/gdeval/edge000.run
+  divaleval trec_eval --trec-eval-version 9 -m all_trec tests/data/gdeval/edge000.qrels tests/data/gdeval/edge000.run
+
+Docs: docs/commands/trec_eval.md
 """
 
 # trec_eval's options this drop-in does not reproduce, and why it refuses them.
