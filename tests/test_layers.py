@@ -169,22 +169,30 @@ def test_measures_do_not_import_native():
 SWITCH = {"kernels", "kernel", "compiled", "_kernels"}  # native's own access to the compiled module
 
 
-def names_from_native(path: Path) -> set[str]:
-    """The names a module imports from divaleval/native or its modules (``native.x`` for a module of it)."""
+def import_statements(path: Path):
+    """(module, imported names) of every import in a module, relative ones resolved (names: None for
+    ``import module``)."""
     package = list(path.relative_to(PACKAGE.parent).parts[:-1])
-    found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
-            target = ".".join(base + ([node.module] if node.module else []))
-            if target == "divaleval.native" or target.startswith("divaleval.native."):
-                found |= {target.removeprefix("divaleval.native.")} if target != "divaleval.native" else set()
-                found |= {alias.name for alias in node.names}
-            elif target == "divaleval":
-                found |= {"native" for alias in node.names if alias.name == "native"}
+            yield ".".join(base + ([node.module] if node.module else [])), [alias.name for alias in node.names]
         elif isinstance(node, ast.Import):
-            found |= {alias.name.removeprefix("divaleval.native.") for alias in node.names
-                      if alias.name.startswith("divaleval.native.")}
+            for alias in node.names:
+                yield alias.name, None
+
+
+def names_from_native(path: Path) -> set[str]:
+    """The names a module imports from divaleval/native or its modules (``native.x`` for a module of it)."""
+    found = set()
+    for target, names in import_statements(path):
+        if names is None:
+            found |= {target.removeprefix("divaleval.native.")} if target.startswith("divaleval.native.") else set()
+        elif target == "divaleval.native" or target.startswith("divaleval.native."):
+            found |= {target.removeprefix("divaleval.native.")} if target != "divaleval.native" else set()
+            found |= set(names)
+        elif target == "divaleval":
+            found |= {"native" for name in names if name == "native"}
     return found
 
 
@@ -294,15 +302,7 @@ OLD_SPLITTERS = {"line_blocks", "split_block", "split_lines", "binary_field", "_
 
 def absolute_imports(path: Path) -> set[str]:
     """The modules a module imports from (relative imports resolved), anywhere in it."""
-    package = list(path.relative_to(PACKAGE.parent).parts[:-1])
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            found.add(".".join(base + ([node.module] if node.module else [])))
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-    return found
+    return {target for target, _ in import_statements(path)}
 
 
 def defined_names(path: Path) -> set[str]:
