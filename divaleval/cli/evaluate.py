@@ -129,7 +129,7 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("-j", "--jobs", type=PlainInt(min=0), default=1, show_default=True, metavar="N",
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @cluster_options
-@click.option("-q", "--quiet", is_flag=True, help="Do not print warnings.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print warnings. (Not trec_eval's -q: per-topic rows are always printed; -n leaves them out.)")
 @click.version_option(__version__, "--version", prog_name="divaleval")
 def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe,
                      judged_only, rel_min, baseline, risk_alpha, skip_bad, fmt, means_only, jobs, scheduler, ship_runs,

@@ -19,7 +19,8 @@ def measure_list() -> str:
         tools.setdefault(alias.tool, []).append(f"{written} = {alias.target}")
     lines += [f"Names of {tool}: " + ", ".join(names) + "." for tool, names in tools.items()]
     lines += [
-        "trec_eval's P and ndcg_cut without .k give its cutoffs 5 ... 1000; its ndcg takes the level as "
+        "trec_eval's P, recall, map_cut and ndcg_cut without .k give its cutoffs 5 ... 1000, success "
+        "1, 5, 10; its ndcg takes the level as "
         "the gain (add --gain linear). ir_measures' rel=1 and judged_only=False are accepted.",
         "Graded measures (nDCG ... niRBU, I-rec, D-, D#-, IA-) follow NTCIREVAL's definitions; "
         "gains --gain (default 2^L-1), weights --iprob (default uniform). Natively they use score "

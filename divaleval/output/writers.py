@@ -1,7 +1,8 @@
 """Output formats. Each writer streams: a run's rows are written as soon as it is scored.
 
 * ``ndeval``: ndeval's CSV, one header for all runs, ``%.6f``;
-* ``trec``: trec_eval's ``measure<TAB>topic<TAB>value`` lines (``%.4f``), ``all`` for the mean;
+* ``trec``: trec_eval's ``measure<TAB>topic<TAB>value`` lines (``%.4f``), ``all`` for the mean, under
+  trec_eval's names where a measure has one (``P_5``, ``map``);
 * ``table``: an aligned table (tabulate), written once every run is scored;
 * ``json``: one JSON object per line, full precision, with the run's source as ``run``.
 
@@ -15,6 +16,8 @@ from typing import TextIO
 
 import numpy as np
 
+from ..errors import UsageError
+from ..measures.core.aliases import trec_eval_name
 from ..results import RunScores
 from .formatting import c_fixed, c_fixed_rows
 
@@ -66,14 +69,33 @@ class NdevalWriter(Writer):
         self.stream.write("\n".join(lines) + "\n")
 
 
+def trec_eval_printed_name(name: str) -> str:
+    """The name trec_eval prints for the measure named ``name`` (``P_5`` for Prec@5, ``map`` for AP),
+    where it has one (:func:`~divaleval.measures.core.aliases.trec_eval_name`); else ``name`` itself."""
+    from ..measures import parse_measure
+
+    try:
+        measure = parse_measure(name)
+    except UsageError:  # not one measure's name: kept as it is
+        return name
+    changed = any(value != param.default for (_, value), param in zip(measure.params, measure.definition.params))
+    return trec_eval_name(measure.definition.name, changed, measure.cutoff) or name
+
+
 class TrecWriter(Writer):
-    """trec_eval's layout; each run opens with its ``runid all NAME`` line, as in trec_eval."""
+    """trec_eval's layout; each run opens with its ``runid all NAME`` line, as in trec_eval. A measure
+    trec_eval knows goes by trec_eval's name (``P_5``, ``ndcg_cut_10``, ``map``), so that scripts reading
+    trec_eval's output read this one."""
+
+    def __init__(self, stream: TextIO, measure_names: list[str], means_only: bool = False) -> None:
+        super().__init__(stream, measure_names, means_only)
+        self.printed = [trec_eval_printed_name(name) for name in measure_names]
 
     def add_run(self, scores: RunScores) -> None:
         lines = [f"{'runid':<22}\tall\t{scores.runid}"]
         for topic, values in self.rows(scores):
             topic = "all" if topic == MEAN_TOPIC else topic
-            lines.extend(f"{name:<22}\t{topic}\t{c_fixed(v, 4)}" for name, v in zip(self.names, values))
+            lines.extend(f"{name:<22}\t{topic}\t{c_fixed(v, 4)}" for name, v in zip(self.printed, values))
         self.stream.write("\n".join(lines) + "\n")
 
 

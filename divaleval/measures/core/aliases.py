@@ -9,8 +9,8 @@
 
 A name enters this table only where the other tool's definition is divaleval's, up to
 settings the user chooses (trec_eval's ndcg is divaleval's nDCG with ``--gain linear``);
-a name whose definition differs is left out (trec_eval's map_cut divides by R,
-divaleval's AP@k by min(k, R)).
+a name whose definition differs has its own family (trec_eval's map_cut divides by R,
+divaleval's AP@k by min(k, R): map_cut is AP_cut).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ IR_MEASURES, TREC_EVAL = "ir_measures", "trec_eval"
 # Parameters of ir_measures that divaleval has no use for, at the values that mean what divaleval computes.
 IR_MEASURES_DEFAULTS = (("rel", "1"), ("judged_only", "False"))
 TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+SUCCESS_CUTOFFS = (1, 5, 10)
 
 
 @dataclass(frozen=True)
@@ -54,9 +55,38 @@ ALIASES: tuple[Alias, ...] = (
     _ir_measures("MAP_IA", "MAP-IA"),
     _ir_measures("P_IA", "P-IA"),
     _ir_measures("StRecall", "strec"),
+    _ir_measures("R", "Recall"),
+    _ir_measures("Rprec", "R-Prec"),
+    _ir_measures("SetR", "Recall"),
+    _ir_measures("MRR", "RR"),
     Alias("map", "AP", TREC_EVAL),
+    Alias("map_cut", "AP_cut", TREC_EVAL, cutoffs=TREC_EVAL_CUTOFFS),
+    Alias("Rprec", "R-Prec", TREC_EVAL),
+    Alias("num_ret", "NumRet", TREC_EVAL),
+    Alias("num_rel", "NumRel", TREC_EVAL),
+    Alias("num_rel_ret", "NumRelRet", TREC_EVAL),
+    Alias("recall", "Recall", TREC_EVAL, cutoffs=TREC_EVAL_CUTOFFS),
+    Alias("set_recall", "Recall", TREC_EVAL),
+    Alias("success", "Success", TREC_EVAL, cutoffs=SUCCESS_CUTOFFS),
+    Alias("set_P", "SetP", TREC_EVAL),
+    Alias("set_F", "SetF", TREC_EVAL),
     Alias("P", "Prec", TREC_EVAL, cutoffs=TREC_EVAL_CUTOFFS),
     Alias("recip_rank", "RR", TREC_EVAL),
     Alias("ndcg", "nDCG", TREC_EVAL),
     Alias("ndcg_cut", "nDCG", TREC_EVAL, cutoffs=TREC_EVAL_CUTOFFS),
 )
+
+
+def trec_eval_name(family: str, changed_params: bool, cutoff: int | None) -> str | None:
+    """What trec_eval prints for this measure (``P_5``, ``ndcg_cut_10``, ``map``), or None where it has no name.
+
+    Only a measure at its default parameters has one: the name of the trec_eval alias of its family, with
+    ``_k`` where the alias takes cutoffs and the measure has cutoff k, alone where neither has one (the
+    output of ``-f trec`` uses it, so that scripts written for trec_eval read divaleval's).
+    """
+    if changed_params:
+        return None
+    for alias in ALIASES:
+        if alias.tool == TREC_EVAL and alias.target == family and bool(alias.cutoffs) == (cutoff is not None):
+            return f"{alias.name}_{cutoff}" if alias.cutoffs else alias.name
+    return None

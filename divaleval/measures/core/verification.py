@@ -24,7 +24,8 @@ NTCIR = "NTCIREVAL"
 RBU_PROGRAM = "RBU"       # the RBU authors' program
 GAP_SCRIPT = "GAP"        # the TREC Session track's GAP script
 EVAL_IR = "evalIR"
-TOOLS = (NDEVAL, NTCIR, RBU_PROGRAM, GAP_SCRIPT, EVAL_IR)
+TREC_EVAL_TOOL = "trec_eval"
+TOOLS = (NDEVAL, NTCIR, RBU_PROGRAM, GAP_SCRIPT, EVAL_IR, TREC_EVAL_TOOL)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,9 @@ P_PLUS_Q = (
 RBU_PAPER_FORMS = (
     Check("test_rbu_gap.py::test_eu_ct_and_srr_by_hand", HAND, "the formulas as the RBU paper writes them, "
                                                                "worked out by hand"),)
+TREC_EVAL_PER_TOPIC = (
+    Check("test_trec_eval_names.py::test_trec_eval_names_per_topic", GOLDEN,
+          "trec_eval 10.0's per-topic values (-q -m all_trec) on the TREC 2012 Web track baselines"),)
 TOMA_TABLE_3 = (
     Check("test_toma.py::test_table_3", PAPER, "Table 3 of Maistro et al. (CIKM 2021)"),)
 
@@ -118,6 +122,8 @@ REFERENCES: dict[str, Reference] = {
     **_each(("EU", "CT", "S-RR@100%"), Reference(None, RBU_PAPER_FORMS)),
     "wg-alpha-nDCG": Reference(None, (Check("test_rbu_gap.py::test_weighted_graded_alpha_ndcg_by_hand", HAND,
                                             "a small example worked out by hand"),)),
+    **_each(("NumRet", "NumRel", "NumRelRet", "R-Prec", "Recall", "Success", "SetP", "SetF", "AP_cut", "Judged"),
+            Reference(TREC_EVAL_TOOL, TREC_EVAL_PER_TOPIC)),
     **_each(("TOMA", "CAM", "MM"), Reference(None, TOMA_TABLE_3)),
     "nPrf": Reference(EVAL_IR, (
         Check("test_preferences.py::test_evalir_expected_values", GOLDEN,

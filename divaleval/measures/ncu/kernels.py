@@ -106,6 +106,11 @@ def average_precision(gl: GainList, cutoff: int | None) -> np.ndarray:
     return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), _rank_normaliser(gl, cutoff))
 
 
+def average_precision_over_r(gl: GainList, cutoff: int | None) -> np.ndarray:
+    """AP's sum over the top k divided by R whatever k (trec_eval's map_cut), not by min(k, R)."""
+    return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), gl.n_relevant)
+
+
 def reciprocal_rank(gl: GainList, cutoff: int | None) -> np.ndarray:
     return first_reciprocal_rank(gl.position, _within(gl, cutoff))
 

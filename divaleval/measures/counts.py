@@ -1,0 +1,120 @@
+"""The binary ad hoc measures trec_eval prints beside MAP and P@k: counts, recall, set measures, R-precision.
+
+Each is a function of where the relevant documents are ranked (a document is
+relevant when its topicwise level reaches 1, or ``--rel-min``), so each reads
+the topicwise gain list of the ad hoc measures (:mod:`.ncu.lists`): its
+entries are the ranked relevant documents, its ideal list gives R. Judged@k
+alone looks at every ranked document (is it judged?). With R the relevant
+documents of a topic, ret the documents ranked, and rel(k) the relevant ones
+among the first k:
+
+    NumRet = ret    NumRel = R    NumRelRet = rel(ret)
+    Recall@k = rel(k) / R         (no cutoff: rel(ret) / R, trec_eval's set_recall)
+    R-Prec = rel(R) / R           Success@k = 1 if rel(k) > 0
+    SetP = rel(ret) / ret         SetF(beta) = (1 + b^2) SetP Recall / (b^2 SetP + Recall)
+    AP_cut@k = (1/R) sum_{r <= k, relevant} rel(r) / r    (trec_eval's map_cut; AP@k divides by min(k, R))
+    Judged@k = |judged documents among the first k| / k
+
+Judged counts trec_eval's judged documents (some level >= 0: a document judged
+only negatively, TREC's -2, is not), the ones ``--judged-only`` keeps.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..context import PAST_END, RunContext
+from .core import NONE, OPTIONAL, REQUIRED, Param, measure
+from .core.definition import non_negative
+from .core.kernels import divide_or_zero
+from .ncu.kernels import average_precision_over_r
+from .ncu.lists import GainList, topicwise_gain_list
+
+TREC_EVAL = "trec_eval (Buckley, NIST): its measure of the same name"
+MANNING = "Manning, Raghavan, Schütze. Introduction to Information Retrieval, ch. 8 (2008); trec_eval"
+
+
+def _relevant_within(gl: GainList, cutoff: int | np.ndarray | None) -> np.ndarray:
+    """rel(k) per row: relevant documents ranked <= cutoff (None: all of them; an array: one cutoff per row)."""
+    bound = PAST_END - 1 if cutoff is None else cutoff
+    return ((gl.position <= np.reshape(bound, (-1, 1))) & (gl.gains > 0)).sum(axis=1)
+
+
+@measure(name="NumRet", summary="documents ranked (trec_eval's num_ret)", cutoff=NONE, citation=TREC_EVAL,
+         binary=True)
+def documents_ranked(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
+    """NumRet = the number of documents ranked"""
+    return ctx.ranking_lengths.astype(np.float64)
+
+
+@measure(name="NumRel", summary="relevant documents in the qrels, R (trec_eval's num_rel)", cutoff=NONE,
+         citation=TREC_EVAL, binary=True)
+def relevant_judged(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
+    """NumRel = R"""
+    return topicwise_gain_list(ctx).n_relevant.astype(np.float64)
+
+
+@measure(name="NumRelRet", summary="relevant documents ranked (trec_eval's num_rel_ret)", cutoff=NONE,
+         citation=TREC_EVAL, binary=True)
+def relevant_ranked(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
+    """NumRelRet = rel(ret)"""
+    return _relevant_within(topicwise_gain_list(ctx), None).astype(np.float64)
+
+
+@measure(name="Recall", summary="relevant documents in the top k, over R (without k: of the whole ranking)",
+         cutoff=OPTIONAL, citation=MANNING, binary=True)
+def recall(ctx: RunContext, *, cutoff: int | None) -> np.ndarray:
+    """Recall@k = rel(k) / R"""
+    gl = topicwise_gain_list(ctx)
+    return divide_or_zero(_relevant_within(gl, cutoff), gl.n_relevant)
+
+
+@measure(name="R-Prec", summary="relevant documents in the top R, over R (trec_eval's Rprec)", cutoff=NONE,
+         citation=MANNING, binary=True)
+def r_precision(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
+    """R-Prec = rel(R) / R"""
+    gl = topicwise_gain_list(ctx)
+    return divide_or_zero(_relevant_within(gl, gl.n_relevant), gl.n_relevant)
+
+
+@measure(name="Success", summary="1 if a relevant document is in the top k (trec_eval's success)",
+         cutoff=REQUIRED, citation=TREC_EVAL, binary=True)
+def success(ctx: RunContext, *, cutoff: int) -> np.ndarray:
+    """Success@k = 1 if rel(k) > 0 else 0"""
+    return (_relevant_within(topicwise_gain_list(ctx), cutoff) > 0).astype(np.float64)
+
+
+@measure(name="SetP", summary="relevant documents ranked, over the documents ranked (trec_eval's set_P)",
+         cutoff=NONE, citation=TREC_EVAL, binary=True)
+def set_precision(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
+    """SetP = rel(ret) / ret"""
+    return divide_or_zero(_relevant_within(topicwise_gain_list(ctx), None), ctx.ranking_lengths)
+
+
+@measure(name="SetF", summary="F-measure of SetP and Recall of the whole ranking (trec_eval's set_F)",
+         params=(Param("beta", float, 1.0, "weight of recall against precision", non_negative),),
+         cutoff=NONE, citation=MANNING, binary=True)
+def set_f(ctx: RunContext, *, cutoff: None = None, beta: float) -> np.ndarray:
+    """SetF = (1 + beta^2) P R / (beta^2 P + R), P = SetP, R = Recall (0 when both are 0)"""
+    gl = topicwise_gain_list(ctx)
+    found = _relevant_within(gl, None)
+    precision = divide_or_zero(found, ctx.ranking_lengths)
+    recalled = divide_or_zero(found, gl.n_relevant)
+    return divide_or_zero((1 + beta * beta) * precision * recalled, beta * beta * precision + recalled)
+
+
+@measure(name="AP_cut", summary="precision at each relevant document in the top k, summed over R "
+                                "(trec_eval's map_cut; AP@k divides by min(k, R))",
+         cutoff=REQUIRED, citation=TREC_EVAL, binary=True)
+def average_precision_cut(ctx: RunContext, *, cutoff: int) -> np.ndarray:
+    """AP_cut@k = (1/R) sum_{r <= k, relevant} rel(r) / r"""
+    return average_precision_over_r(topicwise_gain_list(ctx), cutoff)
+
+
+@measure(name="Judged", summary="share of the top k documents that the qrels judge (k the divisor)",
+         cutoff=REQUIRED, citation=TREC_EVAL)
+def judged_share(ctx: RunContext, *, cutoff: int) -> np.ndarray:
+    """Judged@k = |judged documents ranked <= k| / k"""
+    slot, scored = ctx.run_slots
+    judged = ctx.per_document(ctx.qrels.row_judged) & (ctx.run.row >= 0)
+    within = scored & judged & (ctx.run.position <= cutoff)
+    return np.bincount(slot[within], minlength=ctx.n_topics) / cutoff
