@@ -97,3 +97,21 @@ def test_trec_format_prints_trec_eval_names() -> None:
     assert printed == ["P_5", "ndcg_cut_10", "ndcg", "map", "recip_rank", "map_cut_10", "recall_10", "set_recall",
                        "success_1", "Rprec", "num_ret", "num_rel", "num_rel_ret", "set_P", "set_F",
                        "SetF(beta=0.5)", "Judged@10", "alpha-nDCG@20", "AP@10"]
+
+
+def test_trec_eval_names_with_a_relevance_threshold() -> None:
+    # trec_eval -l 2 is the native --rel-min 2: its means (the -l2all output prints no topic) on each run.
+    data = shared_path("data", "trec-web", "2012")
+    for run in RUNS:
+        printed = shared_path("oracle", "trec_eval10", "expected", f"2012-{run.replace('/', '')}-l2all.out")
+        means = {name.strip(): value for name, topic, value in
+                 (line.split("\t") for line in printed.read_text().splitlines()) if topic == "all"}
+        frame = divaleval.evaluate(str(data / "qrels.adhoc.txt"), str(data / "baseline-runs" / f"{run}.txt"),
+                                   list(NAMES), rel_min=2, warn=lambda message: None)
+        for column in frame.columns.drop(["runid", "topic"]):
+            measure = parse_measure(column)
+            name = trec_eval_name(measure.definition.name, False, measure.cutoff)
+            ours = frame[column].mean()
+            if name.startswith("num_"):  # trec_eval's "all" line of a count is the sum
+                ours = frame[column].sum()
+            assert abs(ours - float(means[name])) <= TOLERANCE, (run, name, ours, means[name])
