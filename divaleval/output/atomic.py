@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import tempfile
+import secrets
 from typing import IO, Iterator
 
 
@@ -27,11 +26,16 @@ def atomic_output(path: str, *, binary: bool = False, replace: bool = True) -> I
     text = {} if binary else {"encoding": "utf-8", "errors": "surrogateescape"}
     temporary = None
     try:
-        # Ctrl-C is held back until the temporary's name is known, so that the cleanup below always has it.
-        with _interrupts_held():
-            handle = tempfile.NamedTemporaryFile("wb" if binary else "w", dir=directory, prefix=".divaleval-",
-                                                 suffix=".partial", delete=False, **text)
-            temporary = handle.name
+        # The name is known before the file exists, so that the cleanup below has it whenever Ctrl-C comes
+        # (holding SIGINT back would not do: a thread of Arrow's may take it while this one makes the file).
+        while True:
+            temporary = os.path.join(directory, f".divaleval-{secrets.token_hex(6)}.partial")
+            try:
+                descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                break
+            except FileExistsError:  # another's, however unlikely: not ours to remove
+                temporary = None
+        handle = os.fdopen(descriptor, "wb" if binary else "w", **text)
         with handle:
             yield handle
         umask = os.umask(0)
@@ -46,19 +50,6 @@ def atomic_output(path: str, *, binary: bool = False, replace: bool = True) -> I
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temporary)
         raise
-
-
-@contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """SIGINT held back for the block (delivered when it ends), where the platform can (not on Windows)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _link_new(temporary: str, path: str) -> None:
