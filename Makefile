@@ -7,7 +7,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 DOCS_STAMP := $(VENV)/.installed-docs
 DEMO_MEASURES := alpha-nDCG@10,nERR-IA@10,NRBP,MAP-IA,P-IA@10,strec@10
 
-.PHONY: demo test test-dask test-long test-golden-numpy test-no-compiler bench docs clean
+.PHONY: demo test test-sweeps test-dask test-long test-golden-numpy test-no-compiler bench docs clean
 
 $(STAMP): pyproject.toml setup.py $(wildcard divaleval/native/*.c divaleval/native/*.h)
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Every recorded call of trec_eval's and gdeval.pl's references through the drop-ins (a minute; CI runs it).
+test-sweeps: $(STAMP)
+	$(BIN)/python -m pytest -m sweep
 
 # Scoring and resampling on real Dask clusters (a scheduler and workers started by the tests; 1-3 minutes).
 test-dask: $(STAMP)

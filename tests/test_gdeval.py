@@ -37,6 +37,7 @@ def oracle_cases():
             yield pytest.param(row, id=row["name"])
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("case", list(oracle_cases()))
 def test_oracle_byte_for_byte(case):
     if case is None:

@@ -63,6 +63,7 @@ def _without(text: str, measures: set[str]) -> str:
     return "".join(line for line in text.splitlines(keepends=True) if measure(line) not in measures)
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("which, row", list(_params()))
 def test_reference_case(which: str, row: dict) -> None:
     status, out, err = _run(which, row)
