@@ -27,6 +27,7 @@ from .api import (
     load_preferences, load_qrels, make_evaluator, make_settings, meta_evaluate, metric_unanimity, rank_correlation,
     read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs, simulate_preferences,
 )
+from .api import topic_set_sizes
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
@@ -65,6 +66,7 @@ __all__ = [
     "metric_unanimity",
     "meta_evaluate",
     "gold_agreement",
+    "topic_set_sizes",
     "risk",
     "risk_runs",
     "DivalevalError",

@@ -446,3 +446,30 @@ def meta_evaluate(scores: ScoresLike, sections: Iterable[str] | None = None, *, 
     with placed(scheduler=scheduler) as place:
         return meta.meta_report(as_cube(scores), sections, methods=methods, alpha=alpha, trials=trials, seed=seed,
                                 gold=gold, also=also, progress=progress, map_blocks=place.map_blocks)
+
+
+def topic_set_sizes(scores: ScoresLike, designs: Iterable[str] | None = None, *, alpha: float = 0.05,
+                    power: float = 0.80, min_diff: float = 0.10, ci_width: float = 0.10, systems: int | None = None,
+                    variance: str = "residual") -> pd.DataFrame:
+    """Topic set size design (Sakai 2016): the topics a new collection needs, per measure of a pilot's scores.
+
+    For each measure, sigma^2 is estimated on the pilot's topics x runs matrix
+    (``variance``: ``residual``, the two-way ANOVA's V_E, or ``within``, the
+    one-way ANOVA's), and each of ``designs`` (``ttest``, ``anova``, ``ci``;
+    default all) gives the smallest number of topics for: a two-sided paired
+    t-test at level ``alpha`` to detect a difference ``min_diff`` with
+    probability ``power``; a one-way ANOVA over ``systems`` systems (default:
+    the pilot's runs) to detect a range ``min_diff`` of their means with that
+    power; a ``1 - alpha`` interval of a difference no wider than ``ci_width``
+    (expected). Exact power, from the noncentral t and F distributions. One row
+    per (measure, design); rendered as ``divaleval topics-needed`` prints it:
+    :func:`divaleval.output.topicset.render_topic_set_sizes`.
+    """
+    from .design import check_pilot, topic_set_sizes as sizes
+    from .stats.topicset import Requirement
+
+    cube = as_cube(scores)
+    check_pilot(cube)  # before the default number of systems is taken from it
+    requirement = Requirement(alpha=alpha, power=power, min_diff=min_diff, ci_width=ci_width,
+                              systems=len(cube.runs) if systems is None else systems)
+    return sizes(cube, requirement, designs, variance)

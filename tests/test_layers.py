@@ -25,7 +25,7 @@ LAYERS = [
     {"results", "aggregate"},
     {"evaluator", "cluster"},  # cluster: the Dask back end of the evaluator (and of the resampling blocks)
     {"stats"},                 # pure numpy over a topics x runs matrix, knowing no measure
-    {"meta", "axioms"},        # consume score matrices (meta) or score generated cases (axioms)
+    {"meta", "axioms", "design"},  # consume score matrices (meta, design: topic set sizes) or score cases (axioms)
     {"output"},
     {"api"},
     {"cli", "__init__", "__main__"},
