@@ -1,5 +1,5 @@
 """The paired bootstrap test with family-wise control: the single-step bootstrap max-t (Westfall & Young 1993,
-"Resampling-Based Multiple Testing", sec. 2.6, the single-step maxT adjusted p-values, with the bootstrap
+"Resampling-Based Multiple Testing", ch. 2, the single-step maxT adjusted p-values, with the bootstrap
 as the resampling scheme; Westfall 2011, "On using the bootstrap for multiple comparisons", J. Biopharm. Stat.).
 
 The per-pair test is Sakai's studentised paired bootstrap (Sakai 2006;
