@@ -398,11 +398,12 @@ def rank_correlation(scores: ScoresLike, level: float = 0.95) -> pd.DataFrame:
 
 def discriminative_power(scores: ScoresLike, *, methods: Iterable[str] | None = None, trials: int = 10_000,
                          seed: int | None = 0, alpha: float = 0.05, scheduler: Scheduler = None) -> pd.DataFrame:
-    """Per measure and method (``tukey``, ``bootstrap``): pairs of runs significant at ``alpha``, and the
-    smallest significant difference (trials on a Dask cluster with ``scheduler``)."""
+    """Per measure and method (``tukey``, ``bootstrap``, ``bootstrap-maxt``; default the first two), with the
+    error it controls (family-wise or per pair): pairs of runs significant at ``alpha``, and the smallest
+    significant difference (trials on a Dask cluster with ``scheduler``)."""
     meta = _meta()
     with placed(scheduler=scheduler) as place:
-        significance = meta.pair_significance(as_cube(scores), tuple(meta.METHODS if methods is None else methods),
+        significance = meta.pair_significance(as_cube(scores), meta.chosen_methods(methods),
                                               trials=trials, seed=seed, map_blocks=place.map_blocks)
     return meta.power_summary(significance, alpha)
 
@@ -412,15 +413,16 @@ def asl_curves(scores: ScoresLike, *, methods: Iterable[str] | None = None, tria
     """Per measure and method, every pair of runs with its p-value (ASL), sorted, ranked from 1."""
     meta = _meta()
     with placed(scheduler=scheduler) as place:
-        significance = meta.pair_significance(as_cube(scores), tuple(meta.METHODS if methods is None else methods),
+        significance = meta.pair_significance(as_cube(scores), meta.chosen_methods(methods),
                                               trials=trials, seed=seed, map_blocks=place.map_blocks)
     return meta.asl_curves(significance)
 
 
-def metric_unanimity(scores: ScoresLike) -> pd.DataFrame:
-    """Metric Unanimity of every measure against the others (Amigó et al. 2018, sec. 6.1)."""
+def metric_unanimity(scores: ScoresLike, reading: str = "strict") -> pd.DataFrame:
+    """Metric Unanimity of every measure against the others (Amigó et al. 2018, sec. 6.1), under the ``reading``
+    of a unanimous improvement: ``strict`` (every other measure >) or ``pareto`` (>=, at least one >)."""
     meta = _meta()
-    return meta.metric_unanimity(as_cube(scores))
+    return meta.metric_unanimity(as_cube(scores), reading)
 
 
 def gold_agreement(scores: ScoresLike, gold: str | GoldPreferences, level: float = 0.95) -> pd.DataFrame:
@@ -432,10 +434,11 @@ def gold_agreement(scores: ScoresLike, gold: str | GoldPreferences, level: float
 
 def meta_evaluate(scores: ScoresLike, sections: Iterable[str] | None = None, *, methods: Iterable[str] | None = None,
                   alpha: float = 0.05, trials: int = 10_000, seed: int | None = 0,
-                  gold: str | GoldPreferences | None = None, also: Iterable[str] = (), scheduler: Scheduler = None,
-                  progress: Callable[[int], None] | None = None) -> MetaReport:
+                  gold: str | GoldPreferences | None = None, mu_reading: str = "strict", also: Iterable[str] = (),
+                  scheduler: Scheduler = None, progress: Callable[[int], None] | None = None) -> MetaReport:
     """The tables of ``divaleval meta``: the ``sections`` asked for (:data:`divaleval.meta.SECTIONS`; default
-    tau-matrix, power, mu, and gold with ``gold``), and those of ``also`` (computed, not printed).
+    tau-matrix, power, mu, and gold with ``gold``), and those of ``also`` (computed, not printed). Metric
+    Unanimity under ``mu_reading`` (:data:`divaleval.meta.READINGS`).
 
     The trials of the tests run on a Dask cluster with ``scheduler``; ``progress`` is told of each block
     done. Rendered as the command prints it: :func:`divaleval.output.meta.render_meta`.
@@ -445,7 +448,8 @@ def meta_evaluate(scores: ScoresLike, sections: Iterable[str] | None = None, *, 
         gold = read_gold(gold)
     with placed(scheduler=scheduler) as place:
         return meta.meta_report(as_cube(scores), sections, methods=methods, alpha=alpha, trials=trials, seed=seed,
-                                gold=gold, also=also, progress=progress, map_blocks=place.map_blocks)
+                                gold=gold, mu_reading=mu_reading, also=also, progress=progress,
+                                map_blocks=place.map_blocks)
 
 
 def topic_set_sizes(scores: ScoresLike, designs: Iterable[str] | None = None, *, alpha: float = 0.05,

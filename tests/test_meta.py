@@ -12,8 +12,8 @@ import divaleval
 from divaleval.errors import InputError, UsageError
 from divaleval.io.gold import read_gold
 from divaleval.meta import (
-    ScoreCube, asl_curves, compare_runs, cube_from_frame, gold_agreement, metric_unanimity, pair_significance,
-    power_summary, rank_correlation, tau_matrix,
+    METHODS, ScoreCube, asl_curves, compare_runs, cube_from_frame, gold_agreement, metric_unanimity,
+    pair_significance, power_summary, rank_correlation, tau_matrix,
 )
 from conftest import SAMPLE
 
@@ -39,6 +39,45 @@ def test_metric_unanimity_of_the_rbu_paper_example():
     assert round(row.mu, 3) == 0.415
     assert row.mu == pytest.approx(math.log2(4 / 3))
     assert (row.p_joint, row.p_measure, row.p_others) == pytest.approx((2 / 6, 3 / 6, 3 / 6))
+
+
+# Two readings of the RBU paper's lost relation symbol. One measure m1 against M = {m2, m3}; three runs,
+# two topics, 2 x 6 = 12 ordered cases (rows S1..S3, columns m1..m3).
+READINGS_CUBE = np.array([
+    [[0.9, 0.5, 0.7], [0.3, 0.3, 0.3]],     # S1: topic 1, topic 2
+    [[0.4, 0.5, 0.2], [0.3, 0.3, 0.3]],     # S2: ties S1 under every measure on topic 2
+    [[0.6, 0.1, 0.7], [0.8, 0.6, 0.9]],     # S3: beats S1 and S2 under every measure on topic 2
+])
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("reading, p_others, p_joint", [
+    # Counted by hand, case by case (m1's count x M's count):
+    # topic 1: (S1,S2): m1 .9>.4 counts 1; m2 ties (.5=.5), m3 improves: strict 0, Pareto 1.
+    #          (S1,S3): m1 1; m2 improves (.5>.1), m3 ties (.7=.7): strict 0, Pareto 1.
+    #          (S2,S3), (S3,S2): m2 and m3 disagree: 0 both. The reversed pairs: m1 counts 0.
+    #   strict: M counts 0, joint 0; Pareto: M counts 2, joint 1 + 1 = 2.
+    # topic 2: (S1,S2), (S2,S1): every measure ties: m1 1/2, M 1/2 (either reading), joint 2 x 1/4;
+    #          (S3,S1), (S3,S2): all improve: 1 each, joint 1 each; (S1,S3), (S2,S3): 0.
+    #   M counts 1/2 + 1/2 + 1 + 1 = 3, joint 1/4 + 1/4 + 1 + 1 = 5/2 under both readings.
+    # m1 counts 3 per topic: P(m1) = 6/12 = 1/2 (footnote 9).
+    ("strict", 3 / 12, 2.5 / 12),                 # MU = log2((2.5/12) / (1/2 x 3/12)) = log2(5/3)
+    ("pareto", 5 / 12, 4.5 / 12),                 # MU = log2((4.5/12) / (1/2 x 5/12)) = log2(9/5)
+])
+def test_metric_unanimity_under_both_readings_by_hand(reading, p_others, p_joint):
+    frame = metric_unanimity(cube_of(READINGS_CUBE), reading).set_index("measure")
+    row = frame.loc["m1"]
+    assert (row.p_measure, row.p_others, row.p_joint) == pytest.approx((0.5, p_others, p_joint), rel=1e-12)
+    assert row.mu == pytest.approx({"strict": math.log2(5 / 3), "pareto": math.log2(9 / 5)}[reading], rel=1e-12)
+    assert (frame["reading"] == reading).all()
+    # The paper's example has no ties: 0.415 under either reading.
+    example = metric_unanimity(cube_of(np.array(RBU_EXAMPLE)[:, None, :]), reading).set_index("measure")
+    assert example.loc["m1", "mu"] == pytest.approx(math.log2(4 / 3))
+
+
+def test_an_unknown_reading_is_refused():
+    with pytest.raises(UsageError, match="unknown reading of unanimity 'weak': choose among strict, pareto"):
+        metric_unanimity(cube_of(READINGS_CUBE), "weak")
 
 
 def test_metric_unanimity_properties():
@@ -75,6 +114,25 @@ def test_rank_correlation_of_measures_is_tau_b_of_their_means():
     assert square.loc["m3", "m1"] == square.loc["m1", "m3"] and square.loc["m2", "m2"] == 1
 
 
+def test_tau_intervals_are_undefined_at_tau_one_and_with_four_runs_or_fewer():
+    rng = np.random.default_rng(21)
+    values = rng.random((6, 5, 3))
+    values[:, :, 1] = 2 * values[:, :, 0] + 1              # ranks the runs as m1 does: tau 1
+    values[:, :, 2] = -values[:, :, 0]                     # the reverse: tau -1
+    frame = rank_correlation(cube_of(values)).set_index(["measure_a", "measure_b"])
+    assert frame.loc[("m1", "m2"), "tau"] == 1.0 and frame.loc[("m1", "m3"), "tau"] == -1.0
+    assert frame[["ci_low", "ci_high"]].isna().all().all()           # not [1, 1] nor [-1, -1]
+    values[:, :, 2] = rng.random((6, 5))
+    tau = rank_correlation(cube_of(values)).set_index(["measure_a", "measure_b"]).loc[("m1", "m3")]
+    reference = scipy.stats.kendalltau(values[:, :, 0].mean(axis=1), values[:, :, 2].mean(axis=1)).statistic
+    assert tau.tau == pytest.approx(reference) and abs(reference) < 1
+    half = 1.959963984540054 * math.sqrt(0.437 / (6 - 4))
+    assert (tau.ci_low, tau.ci_high) == pytest.approx((math.tanh(math.atanh(reference) - half),
+                                                       math.tanh(math.atanh(reference) + half)))
+    four = rank_correlation(cube_of(values[:4]))                  # L = 4: 0.437 / (L - 4) is infinite
+    assert four[["ci_low", "ci_high"]].isna().all().all() and four["tau"].notna().all()
+
+
 # -- discriminative power -----------------------------------------------------------------------------------
 
 def test_power_summary_counts_pairs_below_alpha_and_the_smallest_difference():
@@ -85,6 +143,7 @@ def test_power_summary_counts_pairs_below_alpha_and_the_smallest_difference():
         "diff": [0.05, -0.2, 0.02], "p": [0.04, 0.001, 0.05]})
     row = power_summary(significance, alpha=0.05).iloc[0]
     assert (row.pairs, row.significant, row.min_significant_diff) == (3, 2, 0.05)   # p = 0.05 is not < 0.05
+    assert (row.control, row.alpha) == ("family-wise", 0.05)
     curve = asl_curves(significance)
     assert curve["p"].tolist() == [0.001, 0.04, 0.05] and curve["rank"].tolist() == [1, 2, 3]
 
@@ -93,14 +152,20 @@ def test_pair_significance_is_the_stats_tests_per_measure():
     rng = np.random.default_rng(3)
     values = rng.random((4, 12, 2)) + np.array([0, 0.1, 0.2, 0.3])[:, None, None]
     cube = cube_of(values)
-    frame = pair_significance(cube, trials=800, seed=4)
-    from divaleval.stats import all_pairs, differences, paired_bootstrap, randomised_tukey_hsd
+    frame = pair_significance(cube, METHODS, trials=800, seed=4)
+    from divaleval.stats import all_pairs, bootstrap_max_t, differences, paired_bootstrap, randomised_tukey_hsd
 
     for j, measure in enumerate(cube.measures):
         tukey = frame[(frame.measure == measure) & (frame.method == "tukey")]["p"].to_numpy()
         assert np.array_equal(tukey, randomised_tukey_hsd(cube.matrix(j), trials=800, seed=4))
         boot = frame[(frame.measure == measure) & (frame.method == "bootstrap")]["p"].to_numpy()
         assert np.array_equal(boot, paired_bootstrap(differences(cube.matrix(j), all_pairs(4)), trials=800, seed=4))
+        maxt = frame[(frame.measure == measure) & (frame.method == "bootstrap-maxt")]["p"].to_numpy()
+        assert np.array_equal(maxt, bootstrap_max_t(differences(cube.matrix(j), all_pairs(4)), trials=800, seed=4))
+    # Every row says what error its test controls.
+    assert dict(zip(frame.method, frame.control)) == {
+        "tukey": "family-wise", "bootstrap": "per-pair", "bootstrap-maxt": "family-wise"}
+    assert set(pair_significance(cube, trials=50).method) == {"tukey", "bootstrap"}      # the default
 
 
 # -- comparisons --------------------------------------------------------------------------------------------
@@ -233,8 +298,9 @@ def test_p_values_do_not_depend_on_the_order_of_the_runs():
         assert keyed(first[first.method == method], ["p"]) == keyed(second[second.method == method], ["p"])
 
 
-def unanimity_by_counting(values, k):
-    """MU of measure k, case by case as sec. 6.1 and its footnote 9 describe it (loops, no arrays)."""
+def unanimity_by_counting(values, k, reading="strict"):
+    """MU of measure k, case by case as sec. 6.1 and its footnote 9 describe it (loops, no arrays), the others'
+    unanimous improvement read strictly (every one >) or as a Pareto improvement (every one >=, one >)."""
     runs, topics, measures = values.shape
     others = [j for j in range(measures) if j != k]
     joint = mine = theirs = cases = 0.0
@@ -246,7 +312,12 @@ def unanimity_by_counting(values, k):
                 cases += 1
                 a, b = values[i, t, k], values[j, t, k]
                 m = 1.0 if a > b else 0.5 if a == b else 0.0
-                if all(values[i, t, o] > values[j, t, o] for o in others):
+                if reading == "strict":
+                    improves = all(values[i, t, o] > values[j, t, o] for o in others)
+                else:
+                    improves = (all(values[i, t, o] >= values[j, t, o] for o in others)
+                                and any(values[i, t, o] > values[j, t, o] for o in others))
+                if improves:
                     M = 1.0
                 elif all(values[i, t, o] == values[j, t, o] for o in others):
                     M = 0.5
@@ -263,6 +334,31 @@ def test_metric_unanimity_equals_counting_case_by_case():
     values = np.round(rng.random((5, 6, 4)), 1)          # coarse scores: ties in m and in the others
     values[:, :, 1] = np.round(values[:, :, 0] + rng.normal(0, 0.1, (5, 6)), 1)
     values[:, 2, :] = 0.3                                  # a topic where every run ties under every measure
-    frame = metric_unanimity(cube_of(values))
-    for k in range(4):
-        assert frame.mu[k] == pytest.approx(unanimity_by_counting(values, k), rel=1e-12)
+    for reading in ("strict", "pareto"):
+        frame = metric_unanimity(cube_of(values), reading)
+        for k in range(4):
+            assert frame.mu[k] == pytest.approx(unanimity_by_counting(values, k, reading), rel=1e-12)
+
+
+@pytest.mark.golden
+def test_metric_unanimity_on_the_trec_2012_baselines():
+    """ndeval's own per-topic scores of the eight TREC 2012 baselines (its 21 measures): under the strict
+    reading 15 measures share one MU, 0.98584 (the audit's observation); the Pareto reading splits them."""
+    from conftest import shared_path
+
+    oracle = shared_path("oracle", "ndeval", "trec2012")
+    files = [str(oracle / f"{system}-results-{cat}{kind}.c.traditional.csv") for system in ("ql", "rm")
+             for cat in ("cata", "catb") for kind in ("", "-filtered")]
+    cube = divaleval.read_score_cube(files)
+    strict = metric_unanimity(cube, "strict")
+    top = strict["mu"].max()
+    assert round(top, 5) == 0.98584 and (strict["mu"] == top).sum() == 15
+    tied = (strict["mu"] == top).to_numpy()
+    pareto = metric_unanimity(cube, "pareto").set_index("measure")
+    # The Pareto reading splits them by depth (ERR-IA@k and nERR-IA@k, alpha-DCG@k and alpha-nDCG@k rank
+    # the runs of a topic alike, so they share an MU under either reading):
+    assert pareto["mu"][tied].round(6).nunique() >= 4
+    assert pareto.loc["alpha-nDCG@20", "mu"] > pareto.loc["alpha-nDCG@10", "mu"] > pareto.loc["alpha-nDCG@5", "mu"]
+    assert pareto.loc["ERR-IA@10", "mu"] == pareto.loc["nERR-IA@10", "mu"]
+    for k in (0, 14, 20):                                                     # the case-by-case count agrees
+        assert pareto["mu"].iloc[k] == pytest.approx(unanimity_by_counting(cube.values, k, "pareto"), rel=1e-12)

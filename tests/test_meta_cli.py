@@ -221,10 +221,66 @@ def test_meta_sections_and_formats(tmp_path):
     for title in ("Kendall's tau-b", "Discriminative power", "Metric Unanimity", "Agreement with 2 gold"):
         assert title in table
     tau = ok(run([*args, "-s", "tau", "-f", "csv"])).splitlines()
-    assert tau[0] == "measure_a,measure_b,tau,ci_low,ci_high,runs,ties_a,ties_b" and len(tau) == 4
+    assert tau[0] == "measure_a,measure_b,tau,ci_low,ci_high,runs,ties_a,ties_b,level" and len(tau) == 4
     records = [json.loads(line) for line in ok(run([*args, "-f", "json", "-s", "power", "-s", "mu"])).splitlines()]
     assert {r["section"] for r in records} == {"power", "mu"}
     assert len([r for r in records if r["section"] == "power"]) == 3 * 2
+
+
+def test_undefined_intervals_read_alike_in_every_format():
+    """Three runs: Fisher's z needs more than 4, so no interval exists: '-' in the table, empty in CSV,
+    null in JSON, never [1, 1] (alpha-nDCG@10 and ERR-IA@10 rank the three runs alike: tau 1)."""
+    args = ["meta", "-q", "-m", MEASURES, "-s", "tau", QRELS, RUNS]
+    table = ok(run(args))
+    assert "[1.000, 1.000]" not in table and "(-: no interval: Fisher's z needs L > 4" in table
+    line = next(row for row in table.splitlines() if row.startswith("alpha-nDCG@10  ERR-IA@10"))
+    assert line.split()[2:4] == ["1.000", "-"]
+    csv_rows = ok(run([*args, "-f", "csv"])).splitlines()
+    assert csv_rows[1] == "alpha-nDCG@10,ERR-IA@10,1.0,,,3,0,0,0.95"
+    record = json.loads(ok(run([*args, "-f", "json"])).splitlines()[0])
+    assert (record["tau"], record["ci_low"], record["ci_high"], record["level"]) == (1.0, None, None, 0.95)
+
+
+def test_metric_unanimity_says_its_reading_in_every_format():
+    args = ["meta", "-q", "-m", MEASURES, "-s", "mu", QRELS, RUNS]
+    table = ok(run(args))
+    assert "Reading: strict: a unanimous improvement is every other measure > (all =: 1/2)" in table
+    assert "--mu-reading pareto" in table
+    pareto = ok(run([*args, "--mu-reading", "pareto"]))
+    assert "Reading: pareto: a unanimous improvement is every other measure >=, at least one > (all =: 1/2)" in pareto
+    rows = ok(run([*args, "-f", "csv", "--mu-reading", "pareto"])).splitlines()
+    assert rows[0] == "measure,mu,p_joint,p_measure,p_others,reading" and rows[1].endswith(",pareto")
+    records = [json.loads(line) for line in ok(run([*args, "-f", "json"])).splitlines()]
+    assert {r["reading"] for r in records} == {"strict"}
+    frame = divaleval.metric_unanimity(divaleval.score_cube(str(QRELS), str(RUNS), MEASURES.split(","), warn=quiet),
+                                       reading="pareto")
+    assert [float(row.split(",")[1] or "nan") for row in rows[1:]] == pytest.approx(frame["mu"].tolist(),
+                                                                                     nan_ok=True)
+    assert run([*args, "--mu-reading", "weak"]).returncode == 2
+
+
+def test_power_labels_each_test_by_its_error_control():
+    args = ["meta", "-q", "-B", "300", "-m", MEASURES, "-s", "power", "--method", "tukey", "--method", "bootstrap",
+            "--method", "bootstrap-maxt", QRELS, RUNS]
+    table = ok(run(args))
+    assert table.startswith("3 runs, 5 topics, 3 measures; tukey, bootstrap and bootstrap-maxt tests with B = 300")
+    for legend in ("HSD: randomised Tukey HSD (Sakai 2014), family-wise over the 3 pairs of runs",
+                   "bootstrap: studentised paired bootstrap (Sakai 2006), per pair: not corrected for the 3 pairs",
+                   "bootstrap max-t: the same bootstrap, family-wise over the 3 pairs"):
+        assert legend in table
+    headers = table.splitlines()[6:9]
+    assert headers[0].split() == ["HSD", "HSD", "bootstrap", "bootstrap", "bootstrap", "max-t", "bootstrap", "max-t"]
+    assert headers[1].split() == ["family-wise", "family-wise", "per", "pair", "per", "pair", "family-wise",
+                                  "family-wise"]
+    rows = ok(run([*args, "-f", "csv"])).splitlines()
+    assert rows[0] == "measure,method,control,alpha,pairs,significant,share,min_significant_diff,trials,seed"
+    assert [row.split(",")[1:4] for row in rows[1:4]] == [
+        ["tukey", "family-wise", "0.05"], ["bootstrap", "per-pair", "0.05"], ["bootstrap-maxt", "family-wise", "0.05"]]
+    assert all(row.endswith(",300,0") for row in rows[1:])
+    asl = [json.loads(line) for line in ok(run([*args, "-s", "asl", "-f", "json"])).splitlines()]
+    assert {(r["method"], r["control"]) for r in asl if r["section"] == "asl"} == {
+        ("tukey", "family-wise"), ("bootstrap", "per-pair"), ("bootstrap-maxt", "family-wise")}
+    assert all(r["trials"] == 300 and r["seed"] == 0 for r in asl)
 
 
 def test_meta_is_reproducible_with_its_seed():

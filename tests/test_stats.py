@@ -286,10 +286,11 @@ def test_gold_agreement_intervals_of_sakai_zeng_tables_5_and_6():
         assert abs(low - float("0." + lo)) <= 0.0015 and abs(high - float("0." + hi)) <= 0.0015
 
 
-def test_interval_is_undefined_for_four_systems_or_fewer():
+def test_interval_is_undefined_for_four_systems_or_fewer_and_at_tau_one():
     low, high = fisher_interval(0.5, 4)
     assert np.isnan(low) and np.isnan(high)
-    assert fisher_interval(1.0, 10) == (1.0, 1.0)
+    for tau in (1.0, -1.0):         # atanh(+-1) is infinite: no interval, not [1, 1]
+        assert np.isnan(fisher_interval(tau, 10)).all()
 
 
 def test_pairs_helpers():

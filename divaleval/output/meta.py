@@ -5,11 +5,21 @@
 * ``csv``: the table of the one section asked for (the tau matrix with its
   measures as the first column);
 * ``json``: every section's rows, one object per line, each with its ``section``.
+
+What a table says in its heading is in the rows of the CSV and JSON too
+(:func:`machine_frame`): the interval level of ``tau`` and ``gold``, the
+tests' error control, alpha, trials and seed of ``power`` and ``asl``, the
+reading of ``mu``. An undefined number (an interval that does not exist, an MU
+with no unanimous case) is ``-`` in a table, empty in CSV, null in JSON.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+import numpy as np
+
+from ..meta.power import CONTROL
+from ..meta.unanimity import READING_RULES, READINGS
 from .tables import REPORT_FORMATS, csv_text, fixed, json_lines, text_table
 
 if TYPE_CHECKING:
@@ -19,6 +29,15 @@ if TYPE_CHECKING:
 
 META_FORMATS = REPORT_FORMATS
 
+METHOD_NAMES = {"tukey": "HSD", "bootstrap": "bootstrap", "bootstrap-maxt": "bootstrap max-t"}
+CONTROL_NAMES = {"family-wise": "family-wise", "per-pair": "per pair"}
+METHOD_DESCRIPTIONS = {
+    "tukey": "randomised Tukey HSD (Sakai 2014), family-wise over the {pairs} pairs of runs",
+    "bootstrap": "studentised paired bootstrap (Sakai 2006), per pair: not corrected for the {pairs} pairs",
+    "bootstrap-maxt": "the same bootstrap, family-wise over the {pairs} pairs by its largest |t| "
+                      "(single-step max-t, Westfall & Young 1993)",
+}
+
 
 def render_meta(report: MetaReport, fmt: str) -> str:
     """The report in one of :data:`META_FORMATS`, as ``divaleval meta`` prints it (``csv``: one section)."""
@@ -26,11 +45,11 @@ def render_meta(report: MetaReport, fmt: str) -> str:
         if len(report.sections) != 1:
             raise ValueError("CSV holds one section")
         section = report.sections[0]
-        return csv_text(report.tables[section], index=section == "tau-matrix")
+        return csv_text(machine_frame(report, section), index=section == "tau-matrix")
     if fmt == "json":
         parts = []
         for section in report.sections:
-            frame = report.tables[section]
+            frame = machine_frame(report, section)
             if section == "tau-matrix":
                 frame = frame.reset_index()
             parts.append(json_lines(frame, section=section))
@@ -39,11 +58,24 @@ def render_meta(report: MetaReport, fmt: str) -> str:
                    [heading(report), *("\n" + RENDER[section](report) for section in report.sections)])
 
 
+def machine_frame(report: MetaReport, section: str) -> pd.DataFrame:
+    """A section's table for CSV and JSON, with what the text table says around it as columns."""
+    frame = report.tables[section]
+    if section in ("tau", "gold"):
+        return frame.assign(level=1 - report.alpha)
+    if section in ("power", "asl"):
+        seed = int(report.seed) if isinstance(report.seed, (int, np.integer)) else None
+        return frame.assign(trials=report.trials, seed=seed)
+    return frame
+
+
 def heading(report: MetaReport) -> str:
     cube = report.cube
     text = f"{len(cube.runs)} runs, {len(cube.topics)} topics, {len(cube.measures)} measures"
     if {"power", "asl"} & set(report.sections):
-        text += f"; {' and '.join(report.methods)} tests with B = {report.trials} trials, seed {report.seed}"
+        methods = report.methods
+        named = " and ".join(methods) if len(methods) < 3 else f"{', '.join(methods[:-1])} and {methods[-1]}"
+        text += f"; {named} tests with B = {report.trials} trials, seed {report.seed}"
     return text
 
 
@@ -70,13 +102,29 @@ def tau_matrix_table(report: MetaReport) -> str:
             + f"\nPairs of runs tied in a ranking (equal means): {ties}")
 
 
+def interval(low: float, high: float) -> str:
+    """``[low, high]``, or ``-`` for an interval that does not exist."""
+    return "-" if low != low or high != high else f"[{fixed(low)}, {fixed(high)}]"
+
+
+def undefined_note(frame: pd.DataFrame, systems: str) -> str:
+    """Why an interval is ``-``, when one is (``systems``: what L is)."""
+    if not frame["ci_low"].isna().any():
+        return ""
+    text = (f"\n(-: no interval: Fisher's z needs L > 4, its variance being 0.437/(L - 4), L = {systems}, "
+            f"and |tau| < 1, atanh(+-1) being infinite")
+    return text + ("; no tau: a ranking ties every run)" if frame["tau"].isna().any() else ")")
+
+
 def tau_table(report: MetaReport) -> str:
     level = _level(report)
-    rows = [[r.measure_a, r.measure_b, fixed(r.tau), f"[{fixed(r.ci_low)}, {fixed(r.ci_high)}]", r.ties_a, r.ties_b]
-            for r in report.tables["tau"].itertuples(index=False)]
+    frame = report.tables["tau"]
+    rows = [[r.measure_a, r.measure_b, fixed(r.tau), interval(r.ci_low, r.ci_high), r.ties_a, r.ties_b]
+            for r in frame.itertuples(index=False)]
     return (f"Kendall's tau-b over {len(report.cube.runs)} runs, {level} interval by Fisher's z "
             f"(ties: pairs of runs with equal means in each ranking)\n"
-            + text_table(rows, ["measure A", "measure B", "tau", f"{level} CI", "ties A", "ties B"], names=2))
+            + text_table(rows, ["measure A", "measure B", "tau", f"{level} CI", "ties A", "ties B"], names=2)
+            + undefined_note(frame, "the runs"))
 
 
 def power_table(report: MetaReport) -> str:
@@ -89,12 +137,14 @@ def power_table(report: MetaReport) -> str:
             r = frame[(frame["measure"] == measure) & (frame["method"] == method)].iloc[0]
             row += [f"{r.significant}/{r.pairs} = {100 * r.share:.1f}%", fixed(r.min_significant_diff, 4)]
         rows.append(row)
-    headers = ["measure"]
-    for method in methods:
-        name = "HSD" if method == "tukey" else "bootstrap"
-        headers += [f"{name} p < {report.alpha:g}", f"{name} min diff"]
-    return ("Discriminative power: pairs of runs significantly different, smallest significant difference of means\n"
-            + text_table(rows, headers))
+    headers = ["\n\nmeasure"]
+    for method in methods:   # three lines: the test, the error it controls, the column
+        name = f"{METHOD_NAMES.get(method, method)}\n{CONTROL_NAMES[CONTROL[method]]}"
+        headers += [f"{name}\np < {report.alpha:g}", f"{name}\nmin diff"]
+    pairs = len(report.cube.runs) * (len(report.cube.runs) - 1) // 2
+    legend = "".join(f"\n  {METHOD_NAMES.get(m, m)}: {METHOD_DESCRIPTIONS[m].format(pairs=pairs)}" for m in methods)
+    return ("Discriminative power: pairs of runs significantly different, smallest significant difference of means"
+            + legend + "\n" + text_table(rows, headers))
 
 
 def mu_table(report: MetaReport) -> str:
@@ -102,24 +152,35 @@ def mu_table(report: MetaReport) -> str:
     ordered = frame.sort_values("mu", ascending=False, kind="stable")
     rows = [[r.measure, fixed(r.mu, 4)] for r in ordered.itertuples(index=False)]
     note = "\n(-: the other measures never improve unanimously, P(M) = 0)" if frame["mu"].isna().any() else ""
-    return ("Metric Unanimity against the other measures (highest first)\n"
+    top = ordered["mu"].iloc[0] if len(ordered) else np.nan
+    sharing = int((ordered["mu"] == top).sum()) if top == top else 0
+    if sharing > 1:
+        note += f"\n({sharing} of {len(ordered)} measures share the highest MU, {fixed(top, 5)})"
+    reading = report.mu_reading
+    other = next(r for r in READINGS if r != reading)
+    return (f"Metric Unanimity against the other measures (highest first)\n"
+            f"Reading: {reading}: a unanimous improvement is {READING_RULES[reading]}; "
+            f"the other reading: --mu-reading {other}\n"
             + text_table(rows, ["measure", "MU"]) + note)
 
 
 def gold_table(report: MetaReport) -> str:
     frame = report.tables["gold"]
-    rows = [[r.measure, r.agree, r.disagree, r.ties, fixed(r.tau), f"[{fixed(r.ci_low)}, {fixed(r.ci_high)}]"]
+    rows = [[r.measure, r.agree, r.disagree, r.ties, fixed(r.tau), interval(r.ci_low, r.ci_high)]
             for r in frame.sort_values("tau", ascending=False, kind="stable").itertuples(index=False)]
     pairs = int(frame["pairs"].iloc[0]) if len(frame) else 0
-    return (f"Agreement with {pairs} gold preferences: tau = (agree - disagree) / pairs\n"
-            + text_table(rows, ["measure", "agree", "disagree", "ties", "tau", f"{_level(report)} CI"]))
+    return (f"Agreement with {pairs} gold preferences: tau = (agree - disagree) / pairs, interval over "
+            f"L = (1 + sqrt(1 + 8 pairs)) / 2\n"
+            + text_table(rows, ["measure", "agree", "disagree", "ties", "tau", f"{_level(report)} CI"])
+            + undefined_note(frame, "(1 + sqrt(1 + 8 pairs)) / 2"))
 
 
 def asl_table(report: MetaReport) -> str:
-    rows = [[r.measure, r.method, r.rank, r.run_a, r.run_b, f"{r.diff:+.4f}", f"{r.p:.4f}"]
+    rows = [[r.measure, r.method, r.control, r.rank, r.run_a, r.run_b, f"{r.diff:+.4f}", f"{r.p:.4f}"]
             for r in report.tables["asl"].itertuples(index=False)]
-    return ("ASL curves: every pair's p-value, sorted per measure and method\n"
-            + text_table(rows, ["measure", "method", "rank", "run A", "run B", "A - B", "p"], names=2))
+    return ("ASL curves: every pair's p-value, sorted per measure and method (control: family-wise over all the "
+            "pairs of runs of a measure, or per pair)\n"
+            + text_table(rows, ["measure", "method", "control", "rank", "run A", "run B", "A - B", "p"], names=3))
 
 
 RENDER: dict[str, Callable[[MetaReport], str]] = {

@@ -2,7 +2,8 @@
 
 * :func:`paired_t` (with the interval and effect size of the mean difference),
   :func:`randomisation_test` (Fisher, two-sided), :func:`randomised_tukey_hsd`,
-  :func:`paired_bootstrap` (studentised, Sakai 2006), :func:`holm`;
+  :func:`paired_bootstrap` (studentised, Sakai 2006), :func:`bootstrap_max_t` (its
+  family-wise form, Westfall & Young 1993), :func:`holm`;
 * :func:`kendall_tau_b`, :func:`fisher_interval`, :func:`systems_from_pairs`;
 * :func:`risk_adjusted`, :func:`risk_test`: URisk and TRisk against a baseline (Dinçer et al. 2014).
 
@@ -12,6 +13,7 @@ of its own: the blocks can run anywhere and give the same p-values.
 """
 from .blocks import BLOCK_TRIALS, TrialBlock, combine_counts, run_blocks, trial_blocks
 from .bootstrap import paired_bootstrap
+from .bootstrap_maxt import bootstrap_max_t
 from .correction import holm
 from .distributions import t_quantile, t_two_sided
 from .kendall import fisher_interval, kendall_tau_b, preference_tau, systems_from_pairs, tau_b
@@ -31,6 +33,7 @@ __all__ = [
     "randomisation_test",
     "randomised_tukey_hsd",
     "paired_bootstrap",
+    "bootstrap_max_t",
     "holm",
     "kendall_tau_b",
     "tau_b",

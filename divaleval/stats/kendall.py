@@ -7,9 +7,20 @@ equalities of the scores.
 
 The interval (Long & Cliff 1997, as Sakai & Zeng 2019 sec. 5.1 use it):
 tanh(atanh(tau) -+ z sqrt(0.437 / (L - 4))), z the normal quantile of the
-level (1.96 for 95%); undefined for L <= 4. For an agreement tau computed from P
-preference pairs, L is taken back from P = L(L-1)/2: L = (1 + sqrt(1 + 8P)) / 2
-(Sakai & Zeng sec. 6.3), not rounded.
+level (1.96 for 95%). For an agreement tau computed from P preference pairs, L
+is taken back from P = L(L-1)/2: L = (1 + sqrt(1 + 8P)) / 2 (Sakai & Zeng
+sec. 6.3), not rounded.
+
+The interval is undefined (NaN), never a point, where its approximation has
+nothing to say:
+
+* L <= 4: the variance 0.437 / (L - 4) of z = atanh(tau) (Fieller, Hartley &
+  Pearson 1957, "Tests for rank correlation coefficients. I", Biometrika 44)
+  is infinite or negative;
+* |tau| = 1: z is infinite, and tanh would give the degenerate [1, 1] (or
+  [-1, -1]), a claim of certainty no sample of L systems supports (the
+  normal approximation of tau is worst near |tau| = 1: Daniels & Kendall 1947);
+* tau undefined (a ranking whose systems all tie).
 """
 from __future__ import annotations
 
@@ -53,7 +64,7 @@ def tau_b(x, y) -> float:
 def fisher_interval(tau, systems, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """The Fisher-z interval of tau over ``systems`` (L; a float when taken back from pairs): (low, high).
 
-    NaN where L <= 4; [1, 1] (or [-1, -1]) for a tau of 1 (-1).
+    NaN where it is undefined (:func:`interval_defined`: L <= 4, |tau| = 1, tau NaN).
     """
     tau = np.asarray(tau, dtype=np.float64)
     systems = np.asarray(systems, dtype=np.float64)
@@ -62,8 +73,14 @@ def fisher_interval(tau, systems, level: float = 0.95) -> tuple[np.ndarray, np.n
         half = z * np.sqrt(FISHER_VARIANCE / (systems - 4.0))
         centre = np.arctanh(tau)
         low, high = np.tanh(centre - half), np.tanh(centre + half)
-    undefined = ~(systems > 4.0) | np.isnan(tau)
+    undefined = ~interval_defined(tau, systems)
     return np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
+
+
+def interval_defined(tau, systems) -> np.ndarray:
+    """Where the Fisher-z interval exists: more than 4 systems and |tau| < 1 (see the module)."""
+    tau = np.asarray(tau, dtype=np.float64)
+    return (np.asarray(systems, dtype=np.float64) > 4.0) & (np.abs(tau) < 1.0)
 
 
 def systems_from_pairs(pairs) -> np.ndarray:
