@@ -90,8 +90,8 @@ def randomised_tukey_hsd(matrix: np.ndarray, pairs: np.ndarray | None = None, tr
 @dataclass
 class TukeyHSD:
     """The randomised Tukey HSD test of pairs with its simultaneous intervals (one column per matrix)."""
-    p: np.ndarray             # (pairs, k): (b + 1) / (B + 1), as :func:`randomised_tukey_hsd`
-    half_width: np.ndarray    # (k,): the interval of every pair is diff -+ half_width
+    p: np.ndarray             # (pairs, k), or (pairs,) for one matrix: as :func:`randomised_tukey_hsd`
+    half_width: np.ndarray    # (k,), or a scalar for one matrix: every pair's interval is diff -+ half_width
     trials: int
 
 
@@ -110,4 +110,7 @@ def randomised_tukey_hsd_intervals(matrix: np.ndarray, pairs: np.ndarray | None 
     keep = tail_size(trials, alpha)
     counts, tail = run_blocks(partial(tukey_tail_block, cube, thresholds, keep), trials, seed, progress,
                               map_blocks, combine=partial(combine_tails, keep=keep))
-    return TukeyHSD(monte_carlo_p(counts, trials), critical_value(tail, keep) + tol, trials)
+    p, half_width = monte_carlo_p(counts, trials), critical_value(tail, keep) + tol
+    if np.asarray(matrix).ndim == 2:
+        p, half_width = p[:, 0], half_width[0]
+    return TukeyHSD(p, half_width, trials)
