@@ -309,3 +309,51 @@ def test_trec2012_intervals_exclude_zero_only_when_the_adjusted_p_is_below_alpha
     table = render_comparison(trec2012, frame, "table", 2000, alpha)
     assert "--correct pairs" in table and "Bonferroni" in table and "(unadjusted)" not in table
     assert "(unadjusted)" in render_comparison(trec2012, frame, "table", 2000, alpha, unadjusted=True)
+
+
+# -- the command's options --------------------------------------------------------------------------------------
+
+def test_the_command_states_its_family_and_prints_unadjusted_intervals_only_when_asked():
+    import io
+
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from conftest import SAMPLE
+    from divaleval.cli import main_group
+
+    def run(*args):
+        result = CliRunner().invoke(main_group, ["compare", "-q", "-B", "300", "-m", "alpha-nDCG@10,ERR-IA@10",
+                                                 *args, str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs")])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    table = run()
+    assert "Family (--correct pairs)" in table and "(unadjusted)" not in table and "p(boot)" not in table
+    everything = run("--correct", "all", "--bootstrap", "--unadjusted")
+    assert "Family (--correct all)" in everything and "(unadjusted)" in everything and "p(boot)" in everything
+    frame = pd.read_csv(io.StringIO(run("--correct", "all", "--bootstrap", "-f", "csv")))
+    assert (frame.correct == "all").all() and (frame.family == len(frame)).all()
+    assert frame.p_t_holm.to_numpy() == pytest.approx(statsmodels_multitest.multipletests(frame.p_t, method="holm")[1])
+    assert "ci_unadjusted_low" not in frame and {"ci_boot_low", "p_boot_se"} <= set(frame)
+    assert "ci_unadjusted_low" in pd.read_csv(io.StringIO(run("--unadjusted", "-f", "csv")))
+    result = CliRunner().invoke(main_group, ["compare", "--correct", "some", str(SAMPLE / "qrels.txt"),
+                                             str(SAMPLE / "runs")])
+    assert result.exit_code == 2
+
+
+def test_intervals_do_not_depend_on_where_blocks_run():
+    matrix = scores(12, 4, seed=2)
+    diffs = differences(matrix, all_pairs(4))
+
+    def reversed_map(fn, items):
+        items = list(items)
+        return list(reversed([fn(item) for item in reversed(items)]))
+
+    for map_blocks in (map, reversed_map):
+        hsd = randomised_tukey_hsd_intervals(matrix, trials=1700, seed=3, map_blocks=map_blocks)
+        boot = paired_bootstrap_intervals(diffs, 1700, seed=3, family=6, map_blocks=map_blocks)
+        if map_blocks is map:
+            first = (hsd.half_width, boot.ci_low.copy())
+        else:
+            assert hsd.half_width == first[0] and np.array_equal(boot.ci_low, first[1])

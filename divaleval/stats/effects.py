@@ -13,9 +13,8 @@ over a different standard deviation, because each answers a different question:
 * ES_E2 = (mean_i - mean_j) / sqrt(V_E), V_E the residual variance of the
   two-way ANOVA without replication over all the runs compared (topics x
   systems): Sakai's standardised mean difference for comparisons among many
-  systems (Sakai 2018, "Laboratory Experiments in Information Retrieval", sec.
-  5.2; Sakai 2016, "Statistical significance, power, and sample sizes", SIGIR
-  tutorial), the effect size that goes with the Tukey HSD test of the same
+  systems (Sakai 2018, "Laboratory Experiments in Information Retrieval";
+  Sakai 2014, "Statistical reform in information retrieval?"), the effect size that goes with the Tukey HSD test of the same
   runs. Every pair shares the one denominator, so the effect sizes of a table
   are comparable with each other.
 * g_av = J(n - 1) (mean_a - mean_b) / ((sd_a + sd_b) / 2): Cohen's d_av, the
