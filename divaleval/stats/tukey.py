@@ -3,9 +3,10 @@
 Over a topics x runs matrix: a trial permutes every topic's row across the runs
 independently and records the range of the run means, max - min. A pair's
 p-value is (b + 1) / (B + 1), b of the B trials having a range at least the
-pair's |mean difference| (Phipson & Smyth 2010). Comparing every pair with the largest difference of the trial is
-what corrects for the multiple comparisons: the p-values hold for the family
-of all pairs of the matrix. A trial's permutations are the argsort of uniform
+pair's |mean difference| (Phipson & Smyth 2010). Comparing every pair with the
+largest difference of the trial is what corrects for the multiple comparisons:
+the p-values hold for the family of all pairs of the matrix, and so does the
+interval of every pair, diff -+ the critical range (:mod:`.critical`). A trial's permutations are the argsort of uniform
 draws, so a block draws only doubles. A trailing axis holds several matrices
 (measures) that share the trials.
 """
