@@ -6,7 +6,7 @@
   p-values, and a table of effect sizes;
 * ``csv``: the rows of :func:`divaleval.meta.compare_runs`, every column (the
   unadjusted interval only when asked), then what the heading says: ``alpha``,
-  ``correct``, ``family``, ``trials``, ``p_rand_exact``;
+  ``correct``, ``family``, ``trials``, ``rand_exact``;
 * ``json``: the same, one object per line (NaN as null).
 """
 from __future__ import annotations
@@ -106,7 +106,7 @@ def comparison_records(rows: pd.DataFrame, trials: int, alpha: float, unadjusted
     settings = _settings(rows, trials, alpha)
     frame = rows if unadjusted else rows.drop(columns=[c for c in UNADJUSTED_COLUMNS if c in rows])
     return frame.assign(alpha=settings["alpha"], correct=settings["correct"], family=settings["family"],
-                        trials=settings["trials"], p_rand_exact=bool(settings["exact"]))
+                        trials=settings["trials"], rand_exact=bool(settings["exact"]))
 
 
 def render_comparison(cube: ScoreCube, rows: pd.DataFrame, fmt: str, trials: int, alpha: float,
