@@ -371,23 +371,29 @@ def as_cube(scores: ScoresLike, missing: str = "error") -> ScoreCube:
 
 
 def compare(scores: ScoresLike, baseline: str | None = None, *, trials: int = 10_000, seed: int | None = 0,
-            level: float = 0.95, scheduler: Scheduler = None, progress: Callable[[int], None] | None = None
-            ) -> pd.DataFrame:
+            level: float = 0.95, correct: str = "pairs", bootstrap: bool = False, scheduler: Scheduler = None,
+            progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Compare runs per measure: every run against ``baseline`` (a file, file name or runtag), else every pair.
 
-    One row per (measure, pair): ``mean_a``, ``mean_b``, ``diff`` (a - b), its
-    ``level`` t interval, ``effect_dz``, and two-sided p-values: paired t
-    (``p_t``, Holm-adjusted ``p_t_holm``), Fisher randomisation (``p_rand``,
-    ``p_rand_holm``) and the randomised Tukey HSD over all runs (``p_hsd``), with
-    ``trials`` trials drawn from ``seed`` (on a Dask cluster with ``scheduler``:
-    the same p-values whatever its number of workers). ``progress`` is told of
-    each block of trials done (their number). Rendered as ``divaleval compare``
-    prints it: :func:`divaleval.output.compare.render_comparison`.
+    One row per (measure, pair): ``mean_a``, ``mean_b``, ``diff`` (a - b); two-sided
+    p-values, each with the interval that agrees with it at alpha = 1 - ``level``:
+    paired t (``p_t``, Holm-adjusted ``p_t_holm``, Bonferroni interval
+    ``ci_t_low``/``ci_t_high``), Fisher randomisation (``p_rand``, its Monte-Carlo
+    error ``p_rand_se``, ``p_rand_holm``), the randomised Tukey HSD over all runs
+    (``p_hsd``, ``p_hsd_se``, ``ci_hsd_low``/``ci_hsd_high``) and, with
+    ``bootstrap``, the paired bootstrap (``p_boot``...); Holm's and Bonferroni's
+    family is ``correct``: ``pairs`` (the pairs of each measure) or ``all`` (every
+    row); effect sizes ``effect_dz`` (with its interval), ``es_e2``, ``g_av``; the
+    unadjusted t interval ``ci_unadjusted_low``/``ci_unadjusted_high``. ``trials``
+    trials are drawn from ``seed`` (on a Dask cluster with ``scheduler``: the same
+    p-values whatever its number of workers). ``progress`` is told of each block
+    of trials done (their number). Rendered as ``divaleval compare`` prints it:
+    :func:`divaleval.output.compare.render_comparison`.
     """
     meta = _meta()
     with placed(scheduler=scheduler) as place:
-        return meta.compare_runs(as_cube(scores), baseline, trials=trials, seed=seed, level=level,
-                                 progress=progress, map_blocks=place.map_blocks)
+        return meta.compare_runs(as_cube(scores), baseline, trials=trials, seed=seed, level=level, correct=correct,
+                                 bootstrap=bootstrap, progress=progress, map_blocks=place.map_blocks)
 
 
 def rank_correlation(scores: ScoresLike, level: float = 0.95) -> pd.DataFrame:

@@ -152,8 +152,9 @@ def test_compare_table_csv_json_agree():
     table = ok(run(args))
     assert "Means" in table and "p(HSD)" in table and "Holm" in table
     rows = ok(run([*args, "-f", "csv"])).splitlines()
-    assert rows[0] == ("measure,run_a,run_b,mean_a,mean_b,diff,ci_low,ci_high,effect_dz,t,p_t,p_t_holm,p_rand,"
-                       "p_rand_holm,p_hsd")
+    assert rows[0] == ("measure,run_a,run_b,mean_a,mean_b,diff,t,p_t,p_t_holm,ci_t_low,ci_t_high,p_rand,p_rand_se,"
+                       "p_rand_holm,p_hsd,p_hsd_se,ci_hsd_low,ci_hsd_high,effect_dz,effect_dz_low,effect_dz_high,"
+                       "es_e2,g_av,alpha,correct,family,trials,rand_exact")
     assert len(rows) == 1 + 3 * 3
     records = [json.loads(line) for line in ok(run([*args, "-f", "json"])).splitlines()]
     frame = divaleval.compare(divaleval.score_cube(str(QRELS), str(RUNS), MEASURES.split(","), warn=quiet),

@@ -21,17 +21,24 @@ EPILOG = INPUTS_HELP + """
 
 \b
 Per measure: each run's mean; for every run against --baseline (else every
-pair of runs): the difference of means with its 95% t interval, the effect
-size d_z (mean difference / sd of the differences), and two-sided p-values of
-the paired t-test and of Fisher's randomisation test (each also Holm-adjusted
-over the pairs compared under the measure), and of the randomised Tukey HSD
-test over all the runs (its own multiple-comparison correction). Tests are
-over topics; randomised ones draw -B trials from --seed.
+pair of runs): the difference of means and two-sided p-values of the paired
+t-test and of Fisher's randomisation test (each also Holm-adjusted over the
+family of --correct: the pairs of each measure, or all pairs of all measures),
+and of the randomised Tukey HSD test over all the runs (its own correction).
+Beside them, 1 - alpha intervals simultaneous over the same family, which
+exclude 0 only when the adjusted test rejects: Bonferroni t intervals (with
+Holm's p) and the HSD's from its range distribution; --bootstrap adds the
+paired bootstrap test with its Bonferroni bootstrap-t interval, --unadjusted
+the per-pair t interval. Effect sizes: d_z (with its interval), Sakai's ES_E2
+(over the two-way ANOVA residual variance), Hedges' g_av. Randomised p-values
+are (b + 1) / (B + 1) of -B trials from --seed; -f csv/json add their
+Monte-Carlo standard errors.
 
 \b
 Examples (from the root of the repository, on its sample data):
   divaleval compare --baseline bm25.txt -m alpha-nDCG@20,ERR-IA@20 sample_data/qrels.txt sample_data/runs/
   divaleval compare -f csv -B 1000 --seed 7 sample_data/qrels.txt sample_data/runs/ > tests.csv
+  divaleval compare --correct all --bootstrap -m alpha-nDCG@20,ERR-IA@20 sample_data/qrels.txt sample_data/runs/
   divaleval -f json -m ndeval sample_data/qrels.txt sample_data/runs/ > scores.jsonl
   divaleval compare --scores scores.jsonl --baseline bm25 -m alpha-nDCG@20 --plot diff.png
   divaleval compare --scheduler local:2 -B 1000 sample_data/qrels.txt sample_data/runs/   # trials on 2 workers
@@ -39,19 +46,26 @@ Examples (from the root of the repository, on its sample data):
 
 
 @main_group.command("compare", context_settings=CONTEXT, epilog=EPILOG,
-                    short_help="Compare runs: differences, intervals, paired t, randomisation, Tukey HSD.")
+                    short_help="Compare runs: differences, simultaneous intervals, t, randomisation, Tukey HSD, "
+                               "effect sizes.")
 @score_input_options
 @click.option("--baseline", metavar="RUN", help="Compare every run with this one (its file, file name or runtag).")
 @click.option("--alpha", type=PlainFloat(0, 1, min_open=True, max_open=True), default=0.05,
-              show_default=True, help="The intervals are at level 1 - alpha.")
+              show_default=True, help="Tests at level alpha; the intervals at 1 - alpha.")
+@click.option("--correct", type=click.Choice(("pairs", "all")), default="pairs", show_default=True,
+              help="The family of Holm's and Bonferroni's correction: the pairs of each measure, or every pair of "
+                   "every measure.")
+@click.option("--bootstrap", is_flag=True, help="Add the paired bootstrap test (Holm) with its Bonferroni "
+                                                "bootstrap-t interval (-B more trials).")
+@click.option("--unadjusted", is_flag=True, help="Add the per-pair t interval, not adjusted for the family.")
 @click.option("-f", "--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table",
               show_default=True, help="Output: a table, CSV (one row per measure and pair), JSON lines.")
 @click.option("--plot", metavar="FILE", help="Draw per-topic differences of the compared pairs under the first "
                                              "measure (or --plot-measure) to FILE (.png, .pdf, .svg).")
 @click.option("--plot-measure", metavar="NAME", help="The measure --plot draws.")
 def compare_command(inputs, measures, score_files, missing, iprob, order, gain, topicwise, compat, depth, dedupe,
-                    judged_only, rel_min, jobs, scheduler, ship_runs, trials, seed, quiet, baseline, alpha, fmt, plot,
-                    plot_measure):
+                    judged_only, rel_min, jobs, scheduler, ship_runs, trials, seed, quiet, baseline, alpha, correct,
+                    bootstrap, unadjusted, fmt, plot, plot_measure):
     """Compare runs per measure, with significance tests over topics."""
     with reported_errors():
         if plot:  # before anything is read or scored
@@ -69,10 +83,11 @@ def compare_command(inputs, measures, score_files, missing, iprob, order, gain, 
                 if differences[["run_a", "run_b"]].drop_duplicates().shape[0] > MAX_PLOTTED_PAIRS:
                     raise click.UsageError(f"--plot draws at most {MAX_PLOTTED_PAIRS} pairs: choose a --baseline "
                                            "or fewer runs")
-            with Progress("divaleval compare", 2 * trials, unit="trials", enabled=False if quiet else None) as bar:
-                rows = compare(cube, baseline, trials=trials, seed=seed, level=1 - alpha, scheduler=place.cluster,
-                               progress=bar.advance)
-        sys.stdout.write(render_comparison(cube, rows, fmt, trials, alpha))
+            with Progress("divaleval compare", (3 if bootstrap else 2) * trials, unit="trials",
+                          enabled=False if quiet else None) as bar:
+                rows = compare(cube, baseline, trials=trials, seed=seed, level=1 - alpha, correct=correct,
+                               bootstrap=bootstrap, scheduler=place.cluster, progress=bar.advance)
+        sys.stdout.write(render_comparison(cube, rows, fmt, trials, alpha, unadjusted))
         if plot:  # after the table: a figure that fails to be written loses nothing else
             sys.stdout.flush()
             plot_topic_differences(differences, plot, drawn)

@@ -89,10 +89,12 @@ def combine_counts(counts: Iterable[np.ndarray]) -> np.ndarray:
 
 
 def run_blocks(block_fn: Callable[[TrialBlock], np.ndarray], trials: int, seed: SeedLike,
-               progress: Progress | None = None, map_blocks: Callable = map) -> np.ndarray:
+               progress: Progress | None = None, map_blocks: Callable = map, combine: Callable = combine_counts):
     """Counts over all trials: ``block_fn`` mapped over the blocks by ``map_blocks``, summed.
 
-    The p-values are the counts divided by ``trials``.
+    The p-values follow from the counts (:func:`monte_carlo_p`). ``combine`` merges
+    the blocks' results in block order (default: the sum of counts; a block
+    function that returns more, e.g. the tail of its statistics, brings its own).
     """
     blocks = trial_blocks(trials, seed)
 
@@ -102,7 +104,7 @@ def run_blocks(block_fn: Callable[[TrialBlock], np.ndarray], trials: int, seed: 
                 progress(block.trials)
             yield counts
 
-    return combine_counts(reported(map_blocks(block_fn, blocks)))
+    return combine(reported(map_blocks(block_fn, blocks)))
 
 
 def tolerance(values: np.ndarray) -> float:
@@ -110,3 +112,20 @@ def tolerance(values: np.ndarray) -> float:
     finite = np.abs(values[np.isfinite(values)])
     scale = float(finite.max()) if finite.size else 0.0
     return 1e-10 * (scale if scale > 0 else 1.0)
+
+
+def monte_carlo_p(counts: np.ndarray, trials: int) -> np.ndarray:
+    """The p-value of a Monte-Carlo test, (b + 1) / (B + 1) for b of B trials at least as extreme.
+
+    The observed data are one of the equally likely arrangements under the null
+    hypothesis, so counting them among the trials gives a p-value that is never 0
+    and whose test is exact at every level (Phipson & Smyth 2010, "Permutation
+    p-values should never be zero"; Davison & Hinkley 1997, eq. 4.11).
+    """
+    return (np.asarray(counts, dtype=np.float64) + 1.0) / (trials + 1.0)
+
+
+def monte_carlo_se(p: np.ndarray, trials: int) -> np.ndarray:
+    """The Monte-Carlo standard error of a randomised p-value, sqrt(p (1 - p) / B)."""
+    p = np.asarray(p, dtype=np.float64)
+    return np.sqrt(p * (1.0 - p) / trials)

@@ -75,3 +75,15 @@ def paired_t(diffs: np.ndarray, level: float = 0.95) -> PairedT:
     p = t_two_sided(np.where(constant, np.where(mean == 0, 0.0, np.inf), t).ravel(), df).reshape(mean.shape)
     half = t_quantile(0.5 + level / 2.0, df) * se
     return PairedT(mean, sd, t, df, p, mean - half, mean + half, effect)
+
+
+def bonferroni_interval(test: PairedT, alpha: float = 0.05, family: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Simultaneous t intervals of ``family`` comparisons at level 1 - alpha: each at level 1 - alpha/family.
+
+    mean -+ t_{1 - alpha/(2 family), df} sd / sqrt(n) (Bonferroni; Dunn 1961). An
+    interval excludes 0 exactly when the Bonferroni-adjusted p-value, min(1,
+    family p), is below alpha; Holm's adjusted p-value is never larger, so an
+    interval that excludes 0 always goes with a Holm p below alpha.
+    """
+    half = t_quantile(1.0 - alpha / (2.0 * family), test.df) * test.sd / np.sqrt(test.df + 1)
+    return test.mean - half, test.mean + half

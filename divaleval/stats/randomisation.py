@@ -2,10 +2,11 @@
 
 Under the null hypothesis the two runs' scores of a topic are exchangeable, so
 each difference d_t keeps or flips its sign with probability 1/2. A trial draws
-the signs s_t and records |sum_t s_t d_t|; the p-value is the share of trials
-with |sum| >= |sum_t d_t| (the observed sum is compared with a tolerance of
-rounding, so that equal sums count as equal). One sign vector per trial serves
-every comparison at once: counts for P pairs are one (trials x topics) @
+the signs s_t and records |sum_t s_t d_t|; with b of B trials reaching the
+observed |sum_t d_t| (compared with a tolerance of rounding, so that equal sums
+count as equal), the p-value is (b + 1) / (B + 1): the observed signs are one
+of the arrangements, so it is never 0 (Phipson & Smyth 2010). One sign vector
+per trial serves every comparison at once: counts for P pairs are one (trials x topics) @
 (topics x P) product. With few topics (2^n <= trials), every one of the 2^n
 sign vectors is enumerated instead, which gives the exact p-value.
 """
@@ -16,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from .blocks import Progress, SeedLike, TrialBlock, chunk_sizes, run_blocks, tolerance
+from .blocks import Progress, SeedLike, TrialBlock, chunk_sizes, monte_carlo_p, run_blocks, tolerance
 
 
 def _flat(diffs: np.ndarray) -> np.ndarray:
@@ -60,24 +61,30 @@ def _ranges(total: int, per_item: int):
         start += size
 
 
+def enumerated(topics: int, trials: int) -> bool:
+    """Whether :func:`randomisation_test` enumerates every sign vector (2^n <= trials) rather than drawing."""
+    return topics < 63 and (1 << topics) <= trials
+
+
 def randomisation_test(diffs: np.ndarray, trials: int = 10_000, seed: SeedLike = 0, *,
                        exact: bool | None = None, progress: Progress | None = None,
                        map_blocks: Callable = map) -> np.ndarray:
     """Two-sided p-values of Fisher's paired randomisation test of ``diffs`` (topics first, any trailing shape).
 
-    exact: enumerate all 2^n sign vectors (default: when 2^n <= trials), else
-    ``trials`` random ones from ``seed`` (p = share of trials at least as extreme).
+    exact: enumerate all 2^n sign vectors (default: when 2^n <= trials; p is the
+    share of them at least as extreme, exactly), else ``trials`` random ones from
+    ``seed`` (p = (b + 1) / (B + 1), b of them at least as extreme: never 0).
     """
     diffs = np.asarray(diffs, dtype=np.float64)
     flat = _flat(diffs)
     tol = tolerance(flat) * flat.shape[0]
     if exact is None:
-        exact = flat.shape[0] < 63 and (1 << flat.shape[0]) <= trials
+        exact = enumerated(flat.shape[0], trials)
     if exact:
         p = exact_counts(flat, tol) / float(1 << flat.shape[0])
         if progress is not None:
             progress(trials)
     else:
         counts = run_blocks(partial(randomisation_block, flat, tol), trials, seed, progress, map_blocks)
-        p = counts / float(trials)
+        p = monte_carlo_p(counts, trials)
     return p.reshape(diffs.shape[1:])
