@@ -79,7 +79,7 @@ def plain_docstring(text: str) -> str:
 
 
 def aliases_of(name: str) -> str:
-    names = [f"`{a.name}{'.k' if a.cutoffs else ''}` ({a.tool})" for a in ALIASES if a.target == name]
+    names = [f"`{a.written}` ({a.tool})" for a in ALIASES if a.target == name]
     return ", ".join(names) or "none"
 
 
@@ -138,7 +138,7 @@ def aliases_section() -> list[str]:
     for alias in ALIASES:
         accepted = ", ".join(f"`{key}={value}`" for key, value in alias.accepted) or "-"
         cutoffs = ", ".join(map(str, alias.cutoffs)) if alias.cutoffs else "-"
-        name = f"{alias.name}.k" if alias.cutoffs else alias.name
+        name = alias.written
         lines.append(f"| `{cell(name)}` | {alias.tool} | [{cell(alias.target)}](#{ANCHORS[alias.target]}) | "
                      f"{accepted} | {cutoffs} |")
     return lines + [""]
