@@ -10,10 +10,15 @@
   ``iprec_at_recall.0.10,0.20`` and ir_measures' ``IPrec@0.1`` are divaleval's
   ``IPrec(recall=0.1)`` (``parameter`` says which).
 
-Where both tools write one name differently, divaleval's own name keeps its
-meaning: ir_measures' ``AP@k`` is trec_eval's map_cut, which is divaleval's
-``AP_cut@k``; divaleval's ``AP@k`` is NTCIREVAL's (min(k, R)), and ir_measures'
-``nDCG`` takes the level as the gain (``--gain linear``), as trec_eval's does.
+Where another tool gives one of divaleval's own names another meaning, divaleval's
+keeps its own: ir_measures' ``AP@k`` is trec_eval's map_cut, divaleval's ``AP_cut@k``
+(and ir_measures' other name for it, ``MAP@k``, is an alias of it here), while
+divaleval's ``AP@k`` is NTCIREVAL's, over min(k, R); ir_measures' ``nDCG`` takes the
+level as the gain (``--gain linear``), as trec_eval's does; its ``Judged@k`` counts
+documents judged only negatively as judged and divides by min(k, ranked), where
+divaleval's (trec_eval's unj) does neither; its ``IPrec@x`` is trec_eval 9.0's, whose
+recall levels stand for a nearly rounded-up number of documents where 10.0 (and
+divaleval) round x R.
 
 A name enters this table only where the other tool's definition is divaleval's, up to
 settings the user chooses (trec_eval's ndcg is divaleval's nDCG with ``--gain linear``);
@@ -40,7 +45,9 @@ class Alias:
     accepted: that tool's parameters with the value each must have (anything
         else has no equivalent here); cutoffs: what the name alone means (trec_eval);
         parameter: the family's parameter that the tool writes where a cutoff goes
-        (``.x`` in trec_eval, ``@x`` in ir_measures), None where it writes a cutoff.
+        (``.x`` in trec_eval, ``@x`` in ir_measures), None where it writes a cutoff;
+        with_cutoff: the family the name means when a cutoff is given, where not ``target``
+        (ir_measures' MAP is AP, its MAP@k trec_eval's map_cut).
     """
 
     name: str
@@ -49,12 +56,15 @@ class Alias:
     accepted: tuple[tuple[str, str], ...] = ()
     cutoffs: tuple[int | float, ...] = ()
     parameter: str | None = None
+    with_cutoff: str | None = None
 
     @property
     def written(self) -> str:
         """How the name is written with its values: ``P.k``, ``iprec_at_recall.recall``, ``IPrec@recall``."""
         if self.parameter is not None:
             return f"{self.name}{'@' if self.tool == IR_MEASURES else '.'}{self.parameter}"
+        if self.with_cutoff is not None:
+            return f"{self.name}[@k]"
         return f"{self.name}.k" if self.cutoffs else self.name
 
 
@@ -80,6 +90,7 @@ ALIASES: tuple[Alias, ...] = (
     _ir_measures("RPrec", "R-Prec"),
     _ir_measures("SetR", "Recall"),
     _ir_measures("MRR", "RR"),
+    Alias("MAP", "AP", IR_MEASURES, IR_MEASURES_DEFAULTS, with_cutoff="AP_cut"),
     _ir_measures("IPrec", "IPrec", parameter="recall"),
     _ir_measures("infAP", "infAP"),
     Alias("map", "AP", TREC_EVAL),

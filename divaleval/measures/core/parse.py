@@ -54,6 +54,8 @@ def _measures_of(text: str) -> list[Measure]:
     if not match:
         raise UsageError("cannot parse (expected NAME, NAME@k or NAME(key=value,...)@k)")
     definition, alias = resolve(match["name"])
+    if alias is not None and alias.with_cutoff is not None and match["cutoff"] is not None:
+        definition = REGISTRY[alias.with_cutoff]
     params: dict[str, str] = {}
     if match["params"] and match["params"].strip():
         for item in match["params"].split(","):
