@@ -46,10 +46,14 @@ def ratio(theirs: float, mine: float) -> str:
     return f"{theirs / mine:.1f}x faster" if theirs >= mine else f"{mine / theirs:.1f}x slower"
 
 
-def trec_2012() -> tuple[Path, list[Path]] | None:
+def trec_2012(tool: str) -> tuple[Path, list[Path]] | None:
+    """The TREC 2012 ad hoc qrels and baseline runs, or None (said, for ``tool``) where ../shared lacks them."""
     year = SHARED / "data" / "trec-web" / "2012"
     runs = sorted((year / "baseline-runs").glob("*/*.txt"))
-    return (year / "qrels.adhoc.txt", runs) if runs else None
+    if not runs:
+        print(f"  {tool}: skipped (the TREC 2012 data of ../shared is not available)")
+        return None
+    return year / "qrels.adhoc.txt", runs
 
 
 def trec_eval_binary(out: Path) -> Path | None:
@@ -90,9 +94,8 @@ def printed_values(path: Path) -> dict[tuple[int, str, str], str]:
 
 def bench_trec_eval(results: Path) -> None:
     """divaleval trec_eval against trec_eval (TREC_EVAL=) and pytrec_eval (installed): see above."""
-    data = trec_2012()
+    data = trec_2012("trec_eval")
     if data is None:
-        print("  trec_eval: skipped (the TREC 2012 data of ../shared is not available)")
         return
     qrels, runs = data
     flags = ["-q", "-m", "all_trec"]
@@ -144,9 +147,8 @@ def without_means(path: Path) -> bytes:
 
 def bench_gdeval(results: Path) -> None:
     """divaleval gdeval against gdeval.pl on the TREC 2012 baselines, one call a run each: see above."""
-    data = trec_2012()
+    data = trec_2012("gdeval")
     if data is None:
-        print("  gdeval: skipped (the TREC 2012 data of ../shared is not available)")
         return
     qrels, runs = data
     commands = {"divaleval gdeval": ([BIN / "divaleval", "gdeval"], [])}
