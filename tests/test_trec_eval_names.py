@@ -125,20 +125,19 @@ def _summary_lines(path) -> dict[str, str]:
     return {name.strip(): value for name, topic, value in lines if topic == "all" and name.strip() != "runid"}
 
 
-@pytest.mark.parametrize("threshold", [1, 2])
-def test_summary_lines_of_the_command(threshold: int) -> None:
+@pytest.mark.parametrize("suffix,options", [("qall", []), ("l2all", ["--rel-min", "2"]), ("Jall", ["-J"])])
+def test_summary_lines_of_the_command(suffix: str, options: list[str]) -> None:
     # The command's own -f trec output, "all" lines: the means (GMAP's the geometric mean its family declares),
-    # as printed, against trec_eval's summary lines (-q -m all_trec, or -l 2 -m all_trec) on every run.
+    # as printed, against trec_eval's summary lines (-q -m all_trec; -l 2 or -J -m all_trec) on every run.
     from conftest import run_cli
 
     data = shared_path("data", "trec-web", "2012")
     names = ["gm_map", "map", "Rprec", "recip_rank", "iprec_at_recall", "infAP", "unj", "P", "recall", "map_cut",
              "success", "set_P", "set_recall", "set_F"]
-    suffix = "qall" if threshold == 1 else "l2all"
     for run in RUNS:
         expected = _summary_lines(shared_path("oracle", "trec_eval10", "expected",
                                               f"2012-{run.replace('/', '')}-{suffix}.out"))
-        done = run_cli(["-f", "trec", "--rel-min", str(threshold), "-m", ",".join(names),
+        done = run_cli(["-f", "trec", *options, "-m", ",".join(names),
                         str(data / "qrels.adhoc.txt"), str(data / "baseline-runs" / f"{run}.txt")])
         assert done.returncode == 0, done.stderr
         printed = done.stdout.decode().splitlines()

@@ -15,7 +15,8 @@ def measure_list() -> str:
              "-m may repeat or hold a comma-separated list."]
     tools: dict[str, list[str]] = {}
     for alias in ALIASES:
-        tools.setdefault(alias.tool, []).append(f"{alias.written} = {alias.target}")
+        with_cutoff = f" (@k: {alias.with_cutoff}@k)" if alias.with_cutoff else ""
+        tools.setdefault(alias.tool, []).append(f"{alias.written} = {alias.target}{with_cutoff}")
     lines += [f"Names of {tool}: " + ", ".join(names) + "." for tool, names in tools.items()]
     lines += [
         "trec_eval's P, recall, map_cut and ndcg_cut without .k give its cutoffs 5 ... 1000, success "

@@ -83,8 +83,8 @@ TREC_EVAL_PER_TOPIC = (
     Check("test_trec_eval_names.py::test_trec_eval_names_per_topic", GOLDEN,
           "trec_eval 10.0's per-topic values (-q -m all_trec) on the TREC 2012 Web track baselines"),)
 TREC_EVAL_SUMMARIES = Check("test_trec_eval_names.py::test_summary_lines_of_the_command", GOLDEN,
-                            "trec_eval 10.0's summary lines (-m all_trec, and -l 2) on the TREC 2012 Web track "
-                            "baselines, as printed")
+                            "trec_eval 10.0's summary lines (-m all_trec; with -l 2; with -J) on the TREC 2012 "
+                            "Web track baselines, as printed")
 TOMA_TABLE_3 = (
     Check("test_toma.py::test_table_3", PAPER, "Table 3 of Maistro et al. (CIKM 2021)"),)
 
