@@ -27,11 +27,10 @@
 
     python bench/bench.py --gdeval      # GDEVAL=/path/to/gdeval.pl to compare (perl needed)
 
-only times ``divaleval gdeval`` on the TREC 2012 ad hoc qrels and its eight
-baseline runs (from ../shared, skipped where absent), one call a run as
-gdeval.pl is called, and gdeval.pl itself where GDEVAL= names it (it is not
-vendored), checking the outputs are identical; the full benchmark ends with
-the same lines.
+only times ``divaleval gdeval`` against gdeval.pl (bench/dropins.py); the full
+benchmark ends with both drop-ins against the tools they replace
+(``divaleval trec_eval`` and ``divaleval gdeval``: bench/dropins.py, which
+also runs alone).
 
     python bench/bench.py --scale-out [--scale-out-runs 1000 --workers 2]
 
@@ -244,8 +243,8 @@ def scale_out(args: argparse.Namespace) -> None:
     print("\ntargets:")
     for text, met in targets:
         print(f"  [{'met' if met else 'NOT MET'}] {text}")
-    print("\ngdeval (TREC 2012 ad hoc):")
-    bench_gdeval(results)
+    from dropins import bench_dropins  # (it imports this module's timers)
+    bench_dropins(results)
     sys.exit(0 if same else 1)
 
 
@@ -299,43 +298,18 @@ def installed(module: str) -> bool:
     return subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True).returncode == 0
 
 
-def time_per_run_calls(command: list, qrels: Path, runs: list[Path], out: Path) -> tuple[float, float]:
-    """(total seconds, peak MB) of one call of ``command`` per run, outputs concatenated."""
+def time_per_run_calls(command: list, qrels: Path, runs: list[Path], out: Path,
+                       after: tuple = ()) -> tuple[float, float]:
+    """(total seconds, peak MB) of one call of ``command`` per run (``after``: arguments after the files),
+    outputs concatenated."""
     total, peak = 0.0, 0.0
     with open(out, "wb") as collected:
         for run in runs:
             single = out.with_suffix(".one")
-            seconds, megabytes = measure([*command, qrels, run], single)
+            seconds, megabytes = measure([*command, qrels, run, *after], single)
             total, peak = total + seconds, max(peak, megabytes)
             collected.write(single.read_bytes())
     return total, peak
-
-
-def bench_gdeval(results: Path) -> None:
-    """divaleval gdeval against gdeval.pl (where GDEVAL= names it) on the TREC 2012 baselines: see above."""
-    year = SHARED / "data" / "trec-web" / "2012"
-    runs = sorted((year / "baseline-runs").glob("*/*.txt"))
-    if not runs:
-        print(f"  gdeval: skipped ({year} not available)")
-        return
-    commands = {"divaleval gdeval": [BIN / "divaleval", "gdeval"]}
-    script, perl = os.environ.get("GDEVAL"), shutil.which("perl")
-    if script and perl and Path(script).is_file():
-        commands["gdeval.pl"] = [perl, script]
-    else:
-        print("  gdeval.pl: skipped (point GDEVAL= at gdeval.pl, with perl installed, to include it)")
-    timed = {}
-    for tool, command in commands.items():
-        out = results / f"{tool.replace(' ', '-')}.trec2012.out"
-        seconds, megabytes = time_per_run_calls(command, year / "qrels.adhoc.txt", runs, out)
-        timed[tool] = (seconds, out)
-        print(f"  {tool:<26} {len(runs):>3} runs  {seconds:7.2f} s  {megabytes:7.0f} MB  "
-              f"({len(runs)} calls, TREC 2012 ad hoc baselines)", flush=True)
-    if "gdeval.pl" in timed:
-        (mine, ours), (theirs, reference) = timed["divaleval gdeval"], timed["gdeval.pl"]
-        same = ours.read_bytes() == reference.read_bytes()
-        print(f"  gdeval: divaleval {theirs / mine:.1f}x faster than gdeval.pl; "
-              f"outputs {'identical' if same else 'DIFFER'}")
 
 
 def rows_of_csv(path: Path) -> dict:
@@ -360,6 +334,7 @@ def main() -> None:
     parser.add_argument("--gdeval", action="store_true", help="time only divaleval gdeval (see above)")
     args = parser.parse_args()
     if args.gdeval:
+        from dropins import bench_gdeval  # (it imports this module's timers)
         args.out.mkdir(parents=True, exist_ok=True)
         bench_gdeval(args.out)
         return
@@ -455,8 +430,8 @@ def main() -> None:
     print("\ntargets:")
     for text, met in targets:
         print(f"  [{'met' if met else 'NOT MET'}] {text}")
-    print("\ngdeval (TREC 2012 ad hoc):")
-    bench_gdeval(results)
+    from dropins import bench_dropins  # (it imports this module's timers)
+    bench_dropins(results)
     sys.exit(0 if differ == 0 else 1)
 
 

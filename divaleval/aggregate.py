@@ -3,6 +3,12 @@
 The mean is the sequential sum over topics, in topic order, divided by the
 number of topics: the same operations as ndeval, so the two agree to the last
 bit when they average the same topics.
+
+A measure declares how its values over topics are summarised (``aggregation``
+of its definition, :mod:`divaleval.measures.core.definition`); :func:`measure_means`
+applies each one: the arithmetic mean, or the geometric mean of trec_eval's gm_map,
+exp of the mean log, each value floored at :data:`GEOMETRIC_FLOOR` first (so
+that one topic scoring 0 does not make the whole mean 0).
 """
 from __future__ import annotations
 
@@ -10,10 +16,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .measures.core.definition import GEOMETRIC_MEAN, MEAN
 from .results import RUN
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .measures import Measure
+
+GEOMETRIC_FLOOR = 0.00001  # trec_eval's floor for a value before its log (gm_map, gm_bpref)
 
 
 def topic_mean(matrix: np.ndarray, n_topics: int | None = None, *, last_nan: bool = False) -> np.ndarray:
@@ -36,6 +47,39 @@ def topic_mean(matrix: np.ndarray, n_topics: int | None = None, *, last_nan: boo
         return totals / count
 
 
+def geometric_topic_mean(matrix: np.ndarray) -> np.ndarray:
+    """Column geometric means of a (topics, measures) matrix: exp of the mean log of max(value, floor),
+    the logs added in topic order (0 for no topic)."""
+    if matrix.shape[0] == 0:
+        return np.zeros(matrix.shape[1])
+    return np.exp(topic_mean(np.log(np.maximum(matrix, GEOMETRIC_FLOOR))))
+
+
+AGGREGATIONS = {MEAN: topic_mean, GEOMETRIC_MEAN: geometric_topic_mean}
+
+
+def measure_means(matrix: np.ndarray, measures: list[Measure]) -> np.ndarray:
+    """The summary of each column of a (topics, measures) matrix, as its measure declares (the
+    arithmetic mean but for a measure whose ``aggregation`` says otherwise)."""
+    means = topic_mean(matrix)
+    for how in {m.definition.aggregation for m in measures} - {MEAN}:
+        columns = [j for j, m in enumerate(measures) if m.definition.aggregation == how]
+        means[columns] = AGGREGATIONS[how](matrix[:, columns])
+    return means
+
+
+def _measures_of(names: list[str]) -> list[Measure] | None:
+    """The measures of a frame's columns, or None where one is not a measure's name (then every column
+    takes the arithmetic mean)."""
+    from .errors import UsageError
+    from .measures import parse_measure
+
+    try:
+        return [parse_measure(name) for name in names]
+    except UsageError:
+        return None
+
+
 def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
     """The mean of every measure per run of a per-topic frame from :func:`divaleval.evaluate`.
 
@@ -50,8 +94,13 @@ def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
     keyed = frame.index.name == RUN or RUN in frame.columns
     rows, keys = [], []
     grouping = {"by": RUN} if RUN in frame.columns else {"level": RUN} if keyed else {"by": "runid"}
+    parsed = _measures_of(measures)
     for key, block in frame.groupby(**grouping, sort=False):
-        values = topic_mean(block[measures].to_numpy(dtype=np.float64)) if len(block) else np.zeros(len(measures))
+        matrix = block[measures].to_numpy(dtype=np.float64)
+        if not len(block):
+            values = np.zeros(len(measures))
+        else:
+            values = topic_mean(matrix) if parsed is None else measure_means(matrix, parsed)
         rows.append([block["runid"].iloc[0], "amean", *values])
         keys.append(key)
     means = pd.DataFrame(rows, columns=["runid", "topic", *measures])

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Iterator, Union
 
 import numpy as np
 
-from .aggregate import topic_mean
+from .aggregate import measure_means
 from .engine import score_matrix
 from .errors import InputError, UsageError, WarningSink, describe_ids, describe_unknown_topics, warn_to_stderr
 from .io import RunTable, expand_run_paths, read_run
@@ -320,7 +320,7 @@ class Evaluator:
         self._note_shared_runtag(raw.name, raw.runid)
         self._note_undefined(raw.name, raw.topics, raw.matrix)
         matrix = np.nan_to_num(raw.matrix, nan=0.0)
-        mean = topic_mean(matrix) if len(raw.topics) else np.zeros(len(self.measures))
+        mean = measure_means(matrix, self.measures) if len(raw.topics) else np.zeros(len(self.measures))
         return RunScores(raw.source, raw.runid, [self.qrels.topic_ids[t] for t in raw.topics],
                          self.measures, matrix, self.settings.conventions.round_means(mean))
 

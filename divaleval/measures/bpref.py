@@ -20,7 +20,7 @@ from ..context import RunContext
 from ..model.gains import topicwise_levels
 from ..model.qrels import Qrels
 from .core import measure, memoised
-from .core.kernels import divide_or_zero
+from .core.kernels import count_before_in_group, divide_or_zero
 
 
 @memoised
@@ -47,10 +47,8 @@ def bpref(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
     row = ctx.run.row
     lines = np.flatnonzero(scored & (row >= 0))  # judged documents of the scored topics, in rank order
     topic, row = slot[lines], row[lines]
-    relevant, nonrelevant = relevant_row[row], nonrelevant_row[row].astype(np.int64)
-    seen = np.cumsum(nonrelevant) - nonrelevant      # judged non-relevant documents before each, over topics
-    first = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, dtype=bool)
-    above = seen - seen[first][np.cumsum(first) - 1]  # ... within its topic
+    relevant = relevant_row[row]
+    above = count_before_in_group(nonrelevant_row[row], topic)  # judged non-relevant documents above each
     r_total, n_total = rel_total[ctx.topics][topic], nonrel_total[ctx.topics][topic]
     share = np.minimum(above, r_total) / np.maximum(np.minimum(n_total, r_total), 1)
     terms = np.where(relevant, np.where(above > 0, 1.0 - share, 1.0), 0.0)

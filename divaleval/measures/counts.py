@@ -13,24 +13,38 @@ among the first k:
     R-Prec = rel(R) / R           Success@k = 1 if rel(k) > 0
     SetP = rel(ret) / ret         SetF(beta) = (1 + b^2) SetP Recall / (b^2 SetP + Recall)
     AP_cut@k = (1/R) sum_{r <= k, relevant} rel(r) / r    (trec_eval's map_cut; AP@k divides by min(k, R))
+    GMAP = AP on each topic, summarised by the geometric mean over topics (trec_eval's gm_map)
+    IPrec(recall=x) = max {rel(r) / r : rel(r) >= max(1, round(x R))}, 0 if none (iprec_at_recall)
     Judged@k = |judged documents among the first k| / k
+    Unjudged@k = |unjudged documents among the first k| / k    (trec_eval 10's unj)
 
 Judged counts trec_eval's judged documents (some level >= 0: a document judged
-only negatively, TREC's -2, is not), the ones ``--judged-only`` keeps.
+only negatively, TREC's -2, is not), the ones ``--judged-only`` keeps. Judged@k
+and Unjudged@k add up to 1 where k documents or more are ranked; with fewer,
+both still divide by k and neither counts the ranks past the end.
+
+GMAP's per-topic value is AP's (trec_eval prints gm_map only for all topics);
+what differs is its summary, declared as the family's ``aggregation``: exp of
+the mean of log(max(AP, 0.00001)) (:mod:`divaleval.aggregate`), which punishes
+the topics a run fails on far more than the mean does (Robertson 2006).
+IPrec's recall level stands for round(x R) relevant documents, halves up, as
+trec_eval 10.0 rounds it (9.0 took nearly the ceiling); at x = 0 it is the best
+precision at any rank.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..context import PAST_END, RunContext
-from .core import NONE, OPTIONAL, REQUIRED, Param, measure
-from .core.definition import non_negative
+from .core import NONE, OPTIONAL, REQUIRED, Param, in_unit_interval, measure
+from .core.definition import GEOMETRIC_MEAN, non_negative
 from .core.kernels import divide_or_zero
-from .ncu.kernels import average_precision_over_r
+from .ncu.kernels import average_precision, average_precision_over_r
 from .ncu.lists import GainList, topicwise_gain_list
 
 TREC_EVAL = "trec_eval (Buckley, NIST): its measure of the same name"
 MANNING = "Manning, Raghavan, Schütze. Introduction to Information Retrieval, ch. 8 (2008); trec_eval"
+ROBERTSON = "Robertson. On GMAP: and other transformations. CIKM 2006; trec_eval's gm_map"
 
 
 def _relevant_within(gl: GainList, cutoff: int | np.ndarray | None) -> np.ndarray:
@@ -110,11 +124,46 @@ def average_precision_cut(ctx: RunContext, *, cutoff: int) -> np.ndarray:
     return average_precision_over_r(topicwise_gain_list(ctx), cutoff)
 
 
+def _judged_within(ctx: RunContext, cutoff: int) -> np.ndarray:
+    """Judged documents ranked <= cutoff, per topic."""
+    slot, scored = ctx.run_slots
+    judged = ctx.per_document(ctx.qrels.row_judged) & (ctx.run.row >= 0)
+    within = scored & judged & (ctx.run.position <= cutoff)
+    return np.bincount(slot[within], minlength=ctx.n_topics)
+
+
 @measure(name="Judged", summary="share of the top k documents that the qrels judge (k the divisor)",
          cutoff=REQUIRED, citation=TREC_EVAL)
 def judged_share(ctx: RunContext, *, cutoff: int) -> np.ndarray:
     """Judged@k = |judged documents ranked <= k| / k"""
-    slot, scored = ctx.run_slots
-    judged = ctx.per_document(ctx.qrels.row_judged) & (ctx.run.row >= 0)
-    within = scored & judged & (ctx.run.position <= cutoff)
-    return np.bincount(slot[within], minlength=ctx.n_topics) / cutoff
+    return _judged_within(ctx, cutoff) / cutoff
+
+
+@measure(name="Unjudged", summary="share of the top k documents that the qrels do not judge, k the divisor "
+                                  "(trec_eval 10's unj)",
+         cutoff=REQUIRED, citation=TREC_EVAL)
+def unjudged_share(ctx: RunContext, *, cutoff: int) -> np.ndarray:
+    """Unjudged@k = |unjudged documents ranked <= k| / k = (min(k, ret) - |judged ranked <= k|) / k"""
+    return (np.minimum(ctx.ranking_lengths, cutoff) - _judged_within(ctx, cutoff)) / cutoff
+
+
+@measure(name="GMAP", summary="AP per topic, summarised by the geometric mean over topics, each AP floored at "
+                              "0.00001 (trec_eval's gm_map)",
+         cutoff=NONE, citation=ROBERTSON, binary=True, aggregation=GEOMETRIC_MEAN)
+def geometric_map(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
+    """GMAP: per topic AP = (1/R) sum_{relevant r} rel(r) / r; over topics exp(mean(log(max(AP, 0.00001))))"""
+    return average_precision(topicwise_gain_list(ctx), None)
+
+
+@measure(name="IPrec", summary="interpolated precision at a recall level: the best precision at any rank "
+                               "reaching it (trec_eval's iprec_at_recall)",
+         params=(Param("recall", float, 0.0, "the recall level, round(recall R) relevant documents",
+                       in_unit_interval),),
+         cutoff=NONE, citation=MANNING, binary=True)
+def interpolated_precision(ctx: RunContext, *, cutoff: None = None, recall: float) -> np.ndarray:
+    """IPrec(recall=x) = max {rel(r) / r : r relevant, rel(r) >= max(1, floor(x R + 0.5))}, 0 if no such r"""
+    gl = topicwise_gain_list(ctx)
+    needed = np.maximum(np.floor(recall * gl.n_relevant + 0.5), 1)
+    found = np.cumsum(gl.gains > 0, axis=1)
+    reaching = (gl.gains > 0) & (found >= needed[:, None])
+    return np.where(reaching, found / gl.position, 0.0).max(axis=1, initial=0.0)

@@ -15,13 +15,14 @@ def measure_list() -> str:
              "-m may repeat or hold a comma-separated list."]
     tools: dict[str, list[str]] = {}
     for alias in ALIASES:
-        written = f"{alias.name}.k" if alias.cutoffs else alias.name
-        tools.setdefault(alias.tool, []).append(f"{written} = {alias.target}")
+        with_cutoff = f" (@k: {alias.with_cutoff}@k)" if alias.with_cutoff else ""
+        tools.setdefault(alias.tool, []).append(f"{alias.written} = {alias.target}{with_cutoff}")
     lines += [f"Names of {tool}: " + ", ".join(names) + "." for tool, names in tools.items()]
     lines += [
         "trec_eval's P, recall, map_cut and ndcg_cut without .k give its cutoffs 5 ... 1000, success "
-        "1, 5, 10; its ndcg takes the level as "
-        "the gain (add --gain linear). ir_measures' rel=1 and judged_only=False are accepted.",
+        "1, 5, 10, unj 5, 10, 20, iprec_at_recall its recall levels 0.0 ... 1.0; its ndcg takes the level as "
+        "the gain (add --gain linear). ir_measures' rel=1 and judged_only=False are accepted; its AP@k is "
+        "AP_cut@k here (AP@k divides by min(k, R)).",
         "Graded measures (nDCG ... niRBU, I-rec, D-, D#-, IA-) follow NTCIREVAL's definitions; "
         "gains --gain (default 2^L-1), weights --iprob (default uniform). Natively they use score "
         "order, the whole run and full precision; --compat reproduces a tool's order, depth and "

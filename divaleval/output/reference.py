@@ -79,7 +79,7 @@ def plain_docstring(text: str) -> str:
 
 
 def aliases_of(name: str) -> str:
-    names = [f"`{a.name}{'.k' if a.cutoffs else ''}` ({a.tool})" for a in ALIASES if a.target == name]
+    names = [f"`{a.written}` ({a.tool})" for a in ALIASES if name in (a.target, a.with_cutoff)]
     return ", ".join(names) or "none"
 
 
@@ -133,14 +133,23 @@ def aliases_section() -> list[str]:
     lines = ["## Other tools' names", "",
              "Another tool's name is accepted where that tool's definition is divaleval's, up to settings "
              "the user chooses (trec_eval's `ndcg` takes the level itself as the gain: add `--gain linear`).",
+             "", "Where another tool gives one of divaleval's own names another meaning, divaleval's keeps its own: "
+             "ir_measures' `AP@k` is trec_eval's map_cut, here `AP_cut@k` (or ir_measures' `MAP@k`), while `AP@k` "
+             "divides by min(k, R) as NTCIREVAL does; ir_measures' `nDCG` takes the level as the gain "
+             "(`--gain linear`); its `Judged@k` counts a document judged only negatively as judged and divides by "
+             "min(k, documents ranked), where `Judged@k` here does neither (as trec_eval's `unj`); its `IPrec@x` "
+             "is trec_eval 9.0's, whose recall levels round x R almost up where 10.0's, and `IPrec` here, round "
+             "it to the nearest.",
              "", "| Name | Tool | divaleval's family | Its parameters accepted | Without `.k` |",
              "| --- | --- | --- | --- | --- |"]
     for alias in ALIASES:
         accepted = ", ".join(f"`{key}={value}`" for key, value in alias.accepted) or "-"
         cutoffs = ", ".join(map(str, alias.cutoffs)) if alias.cutoffs else "-"
-        name = f"{alias.name}.k" if alias.cutoffs else alias.name
-        lines.append(f"| `{cell(name)}` | {alias.tool} | [{cell(alias.target)}](#{ANCHORS[alias.target]}) | "
-                     f"{accepted} | {cutoffs} |")
+        name = alias.written
+        family = f"[{cell(alias.target)}](#{ANCHORS[alias.target]})"
+        if alias.with_cutoff is not None:
+            family += f"; with `@k`: [{cell(alias.with_cutoff)}](#{ANCHORS[alias.with_cutoff]})"
+        lines.append(f"| `{cell(name)}` | {alias.tool} | {family} | {accepted} | {cutoffs} |")
     return lines + [""]
 
 

@@ -2,7 +2,7 @@
 
 * ``ndeval``: ndeval's CSV, one header for all runs, ``%.6f``;
 * ``trec``: trec_eval's ``measure<TAB>topic<TAB>value`` lines (``%.4f``), ``all`` for the mean, under
-  trec_eval's names where a measure has one (``P_5``, ``map``);
+  trec_eval's names where a measure has one (``P_5``, ``map``, ``gm_map``, ``iprec_at_recall_0.10``);
 * ``table``: an aligned table (tabulate), written once every run is scored;
 * ``json``: one JSON object per line, full precision, with the run's source as ``run``.
 
@@ -78,8 +78,9 @@ def trec_eval_printed_name(name: str) -> str:
         measure = parse_measure(name)
     except UsageError:  # not one measure's name: kept as it is
         return name
-    changed = any(value != param.default for (_, value), param in zip(measure.params, measure.definition.params))
-    return trec_eval_name(measure.definition.name, changed, measure.cutoff) or name
+    params = dict(measure.params)
+    changed = {param.name for param in measure.definition.params if params[param.name] != param.default}
+    return trec_eval_name(measure.definition.name, params, changed, measure.cutoff) or name
 
 
 class TrecWriter(Writer):

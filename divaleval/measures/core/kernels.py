@@ -119,3 +119,14 @@ def covered_intent_share(ctx: RunContext, cutoff: int) -> np.ndarray:
     """|{i: some document ranked <= cutoff is relevant to i}| / N, N the intents with a relevant document."""
     covered = (ctx.hits.coverage_at(cutoff) > 0).sum(axis=1)
     return divide_or_zero(covered, ctx.n_intents)
+
+
+def count_before_in_group(flags: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """How many of ``flags`` hold before each element within its group (``group`` in runs of equal values,
+    a topic's documents in rank order): the counts of the documents ranked above each one."""
+    flags = np.asarray(flags, dtype=np.int64)
+    seen = np.cumsum(flags) - flags
+    if not len(group):
+        return seen
+    first = np.r_[True, group[1:] != group[:-1]]
+    return seen - seen[first][np.cumsum(first) - 1]

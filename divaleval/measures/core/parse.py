@@ -1,5 +1,8 @@
 """Parsing measure names: ``NAME``, ``NAME@k``, ``NAME(key=value,...)@k``, trec_eval's ``name.k1,k2``, sets.
 
+An alias with a ``parameter`` takes that parameter's value where its tool writes
+it, after the dot (``iprec_at_recall.0.10,0.20``) or the ``@`` (``IPrec@0.1``).
+
 Every problem is a :class:`UsageError` that quotes the text given: this module is
 the one place that adds that context.
 """
@@ -13,7 +16,8 @@ from .registry import REGISTRY, resolve
 from .sets import expand_set
 
 _NAME = re.compile(r"^\s*(?P<name>[^()@\s]+)\s*(\((?P<params>[^()]*)\))?\s*(@\s*(?P<cutoff>\S+))?\s*$")
-_DOTTED = re.compile(r"^\s*(?P<name>[A-Za-z_]+)\.(?P<cutoffs>\d+(?:\s*,\s*\d+)*)\s*$")  # trec_eval: P.5,10
+_NUMBER = r"\d+(?:\.\d+)?"
+_DOTTED = re.compile(rf"^\s*(?P<name>[A-Za-z_]+)\.(?P<cutoffs>{_NUMBER}(?:\s*,\s*{_NUMBER})*)\s*$")  # P.5,10
 
 
 def parse_measure(text: str) -> Measure:
@@ -39,12 +43,19 @@ def _measures_of(text: str) -> list[Measure]:
     dotted = _DOTTED.match(text)
     if dotted:
         definition, alias = resolve(dotted["name"])
+        values = [value.strip() for value in dotted["cutoffs"].split(",")]
+        if alias is not None and alias.parameter is not None:
+            return [definition.bind({alias.parameter: value}) for value in values]
         if alias is not None and alias.cutoffs:
-            return [definition.bind({}, int(k)) for k in dotted["cutoffs"].split(",")]
+            if not all(value.isdigit() for value in values):
+                raise UsageError(f"cutoffs {dotted['cutoffs']!r} are not positive integers")
+            return [definition.bind({}, int(k)) for k in values]
     match = _NAME.match(text)
     if not match:
         raise UsageError("cannot parse (expected NAME, NAME@k or NAME(key=value,...)@k)")
     definition, alias = resolve(match["name"])
+    if alias is not None and alias.with_cutoff is not None and match["cutoff"] is not None:
+        definition = REGISTRY[alias.with_cutoff]
     params: dict[str, str] = {}
     if match["params"] and match["params"].strip():
         for item in match["params"].split(","):
@@ -62,6 +73,14 @@ def _measures_of(text: str) -> list[Measure]:
             hint = f"; give {options[key]}" if key in options else ""
             raise UsageError(f"{key}={given} of {alias.tool} has no equivalent in divaleval (only {key}={required})"
                              + hint)
+    if alias is not None and alias.parameter is not None:  # the tool's cutoff is this parameter
+        if match["cutoff"] is not None:
+            if alias.parameter in params:
+                raise UsageError(f"parameter {alias.parameter!r} given twice")
+            return [definition.bind({**params, alias.parameter: match["cutoff"]})]
+        if alias.cutoffs and alias.parameter not in params:
+            return [definition.bind({**params, alias.parameter: value}) for value in alias.cutoffs]
+        return [definition.bind(params)]
     if match["cutoff"] is None:
         if alias is not None and alias.cutoffs:
             return [definition.bind(params, k) for k in alias.cutoffs]
@@ -84,7 +103,7 @@ def split_measure_list(text: str) -> list[str]:
     items.append("".join(current))
     merged: list[str] = []
     for item in (item.strip() for item in items if item.strip()):
-        if merged and item.isdigit() and _DOTTED.match(merged[-1]):
+        if merged and re.fullmatch(_NUMBER, item) and _DOTTED.match(merged[-1]):
             merged[-1] += "," + item
         else:
             merged.append(item)

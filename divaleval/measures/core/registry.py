@@ -17,7 +17,7 @@ import numpy as np
 
 from ...errors import UsageError
 from .aliases import ALIASES, Alias
-from .definition import INTENTS, NONE, BindingCheck, MeasureDef, Param, QrelsCheck
+from .definition import INTENTS, MEAN, NONE, BindingCheck, MeasureDef, Param, QrelsCheck
 from .table import REGISTRY, registered
 
 __all__ = ["REGISTRY", "registered", "measure", "catalogue", "lookup_key", "resolve", "closest_names"]
@@ -35,12 +35,15 @@ def measure(
     check_qrels: QrelsCheck | None = None,
     formula: str | None = None,
     binary: bool = False,
+    aggregation: str = MEAN,
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register ``kernel`` as the measure family ``name``.
 
     formula: the definition, for the documentation; default the kernel's
     docstring (give it where one kernel serves two names).
     binary: the measure sees only whether a document is relevant (``--rel-min`` moves the threshold).
+    aggregation: how its values over topics are summarised (:data:`~.definition.MEAN` or
+    :data:`~.definition.GEOMETRIC_MEAN`; :mod:`divaleval.aggregate` computes them).
     """
 
     def register(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
@@ -49,7 +52,7 @@ def measure(
         REGISTRY[name] = MeasureDef(
             name=name, summary=summary, params=tuple(params), cutoff=cutoff, citation=citation, kernel=kernel,
             doc=formula or (kernel.__doc__ or "").strip(), judgments=judgments, check_binding=check_binding,
-            check_qrels=check_qrels, binary=binary,
+            check_qrels=check_qrels, binary=binary, aggregation=aggregation,
         )
         return kernel
 

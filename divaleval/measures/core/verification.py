@@ -82,6 +82,9 @@ RBU_PAPER_FORMS = (
 TREC_EVAL_PER_TOPIC = (
     Check("test_trec_eval_names.py::test_trec_eval_names_per_topic", GOLDEN,
           "trec_eval 10.0's per-topic values (-q -m all_trec) on the TREC 2012 Web track baselines"),)
+TREC_EVAL_SUMMARIES = Check("test_trec_eval_names.py::test_summary_lines_of_the_command", GOLDEN,
+                            "trec_eval 10.0's summary lines (-m all_trec; with -l 2; with -J) on the TREC 2012 "
+                            "Web track baselines, as printed")
 TOMA_TABLE_3 = (
     Check("test_toma.py::test_table_3", PAPER, "Table 3 of Maistro et al. (CIKM 2021)"),)
 
@@ -124,6 +127,11 @@ REFERENCES: dict[str, Reference] = {
                                             "a small example worked out by hand"),)),
     **_each(("NumRet", "NumRel", "NumRelRet", "R-Prec", "Recall", "Success", "SetP", "SetF", "AP_cut", "Judged"),
             Reference(TREC_EVAL_TOOL, TREC_EVAL_PER_TOPIC)),
+    **_each(("IPrec", "infAP", "Unjudged"), Reference(TREC_EVAL_TOOL, TREC_EVAL_PER_TOPIC + (TREC_EVAL_SUMMARIES,))),
+    "GMAP": Reference(TREC_EVAL_TOOL, (
+        TREC_EVAL_SUMMARIES,
+        Check("test_trec_eval_names.py::test_gmap_summary_by_hand", HAND,
+              "a two-topic geometric mean with a zero AP floored, worked out by hand"))),
     **_each(("TOMA", "CAM", "MM"), Reference(None, TOMA_TABLE_3)),
     "nPrf": Reference(EVAL_IR, (
         Check("test_preferences.py::test_evalir_expected_values", GOLDEN,

@@ -1,0 +1,59 @@
+"""infAP, inferred average precision (Yilmaz & Aslam 2006), as trec_eval computes it.
+
+AP estimated from judgments that cover a random sample of the pool. A
+document in the qrels is *pooled*; it is *judged* (sampled) when some level is
+0 or more; a document judged only negatively (TREC's -1 or -2) is pooled but
+not judged. For the relevant document at rank k, with, among the k - 1
+documents above it, p pooled, r relevant and n judged non-relevant, the
+expected precision at k is
+
+    E[prec@k] = 1                                                     (k = 1)
+    E[prec@k] = 1/k + ((k-1)/k) (p/(k-1)) (r + eps) / (r + n + 2 eps)  (k > 1), eps = 0.00001
+
+(the chance a document above is pooled, times the share of relevant ones among
+the judged ones, smoothed by eps where none is judged), and
+
+    infAP = (1/R) sum over the relevant ranked documents of E[prec@k]
+
+with R the relevant documents of the qrels. Where every pooled document is
+judged it is close to AP (eps keeps it a little below). Relevance is
+binary: a topicwise level reaching 1, or ``--rel-min``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..context import RunContext
+from .bpref import judged_classes
+from .core import measure
+from .core.kernels import count_before_in_group, divide_or_zero
+
+SMOOTHING = 0.00001  # eps: keeps the estimate defined where nothing above is judged
+
+
+@measure(
+    name="infAP",
+    summary="inferred AP: AP estimated where only a sample of the pool is judged (trec_eval's infAP)",
+    citation="Yilmaz, Aslam. Estimating average precision with incomplete and imperfect judgments. "
+             "CIKM 2006 (trec_eval's infAP)",
+    binary=True,
+)
+def inferred_average_precision(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
+    """infAP = (1/R) sum_{relevant d ranked} E[prec@k_d],  E[prec@1] = 1,
+    E[prec@k] = 1/k + ((k-1)/k) (p/(k-1)) (r + eps) / (r + n + 2 eps): p pooled, r relevant and n judged
+    non-relevant documents above rank k; eps = 0.00001"""
+    relevant_row, nonrelevant_row, rel_total, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
+    slot, scored = ctx.run_slots
+    lines = np.flatnonzero(scored)  # every ranked document of the scored topics, in rank order
+    topic, row, rank = slot[lines], ctx.run.row[lines], ctx.run.position[lines].astype(np.float64)
+    pooled = row >= 0
+    relevant = pooled & relevant_row[row]
+    nonrelevant = pooled & nonrelevant_row[row]
+    p = count_before_in_group(pooled, topic)
+    r = count_before_in_group(relevant, topic)
+    n = count_before_in_group(nonrelevant, topic)
+    above = np.maximum(rank - 1, 1)
+    expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + SMOOTHING) / (r + n + 2 * SMOOTHING))
+    terms = np.where(relevant, np.where(rank == 1, 1.0, expected), 0.0)
+    total = np.bincount(topic, weights=terms, minlength=ctx.n_topics)  # added in rank order, as trec_eval
+    return divide_or_zero(total, rel_total[ctx.topics])
