@@ -10,7 +10,10 @@ each tool in a child process, timed with its peak memory as bench/bench.py times
 * trec_eval: ``divaleval trec_eval -q -m all_trec QRELS RUN...``, all the runs in one call (the drop-in
   reads the qrels once), against trec_eval called once per run, as it must be (it takes one run). Its
   binary is what TREC_EVAL= names: a binary as given, or a source tree (trec_eval's repository, with its
-  Makefile) built here with make into bench/out/ (never fetched, never committed). The sources are not to
+  Makefile) built here with make into bench/out/ (never committed). Without TREC_EVAL=, on Linux x86-64,
+  the binary Anserini packs for its jtreceval (trec_eval 9.0.4, built by its authors) is taken out of
+  pyserini's source package from PyPI (``pip download``, 165 MB, once: kept in bench/out/, never
+  committed); its output is compared with ``--trec-eval-version 9``'s. trec_eval's own sources are not to
   be had from a package registry: pytrec_eval's source package (0.3-0.5, and pytrec-eval-terrier's)
   downloads them from the trec_eval repository when it is built. Where ``pytrec_eval`` is installed (the
   bench extra installs it with ir_measures), the run is also timed against it: trec_eval 9.0's C code
@@ -60,9 +63,7 @@ def trec_eval_binary(out: Path) -> Path | None:
     """trec_eval's binary from TREC_EVAL=: as given, or built from the source tree it names (into ``out``)."""
     given = os.environ.get("TREC_EVAL")
     if not given:
-        print("  trec_eval: skipped (point TREC_EVAL= at a trec_eval binary or at its source tree to include it; "
-              "pytrec_eval's source package does not carry the sources)")
-        return None
+        return anserini_trec_eval(out)
     path = Path(given).expanduser().resolve()
     if path.is_file():
         return path
@@ -77,6 +78,46 @@ def trec_eval_binary(out: Path) -> Path | None:
     shutil.copytree(path, tree)  # built in bench/out/ (git-ignored), the given tree left as it is
     subprocess.run(["make", "-C", str(tree)], check=True, capture_output=True)
     return tree / "trec_eval"
+
+
+ANSERINI_MEMBER = "trec_eval/trec_eval-linux-amd64"   # in the fat jar of pyserini's source package
+
+
+def anserini_trec_eval(out: Path) -> Path | None:
+    """trec_eval 9.0.4 as Anserini's jtreceval packs it (Linux x86-64), from pyserini's source package on PyPI:
+    downloaded once into ``out`` and kept there; None (said) where it cannot be had."""
+    import platform
+    import tarfile
+    import zipfile
+
+    binary = out / "trec_eval-anserini"
+    if binary.is_file():
+        return binary
+    if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
+        print("  trec_eval: skipped (point TREC_EVAL= at a trec_eval binary or at its source tree to include it)")
+        return None
+    download = out / "pyserini-sdist"
+    print("  trec_eval: taking Anserini's trec_eval binary from pyserini's source package (pip download, once)",
+          flush=True)
+    fetched = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary",
+                              ":all:", "--dest", str(download), "pyserini"], capture_output=True, text=True)
+    sdists = sorted(download.glob("pyserini-*.tar.gz"))
+    if fetched.returncode != 0 or not sdists:
+        print("  trec_eval: skipped (pyserini's source package could not be downloaded; TREC_EVAL= names a binary)")
+        return None
+    with tarfile.open(sdists[-1]) as sdist:
+        jars = [m for m in sdist.getmembers() if m.name.endswith("-fatjar.jar")]
+        if not jars:
+            print("  trec_eval: skipped (no fat jar in pyserini's source package; TREC_EVAL= names a binary)")
+            return None
+        with zipfile.ZipFile(sdist.extractfile(jars[0])) as jar:  # type: ignore[arg-type]
+            if ANSERINI_MEMBER not in jar.namelist():
+                print("  trec_eval: skipped (no Linux trec_eval in Anserini's jar; TREC_EVAL= names a binary)")
+                return None
+            binary.write_bytes(jar.read(ANSERINI_MEMBER))
+    binary.chmod(0o755)
+    shutil.rmtree(download, ignore_errors=True)
+    return binary
 
 
 def printed_values(path: Path) -> dict[tuple[int, str, str], str]:
@@ -103,24 +144,27 @@ def bench_trec_eval(results: Path) -> None:
     seconds, megabytes = measure([BIN / "divaleval", "trec_eval", *flags, qrels, *runs], ours)
     print(f"  {'divaleval trec_eval':<26} {len(runs):>3} runs  {seconds:7.2f} s  {megabytes:7.0f} MB  (1 call)",
           flush=True)
+    ours9 = results / "divaleval-trec_eval9.trec2012.out"
+    nine, _ = measure([BIN / "divaleval", "trec_eval", "--trec-eval-version", "9", *flags, qrels, *runs], ours9)
+    print(f"  {'divaleval trec_eval (9)':<26} {len(runs):>3} runs  {nine:7.2f} s  (1 call, --trec-eval-version 9)",
+          flush=True)
     binary = trec_eval_binary(results)
     if binary is not None:
         theirs = results / "trec_eval.trec2012.out"
         their_seconds, their_megabytes = time_per_run_calls([binary, *flags], qrels, runs, theirs)
-        same = theirs.read_bytes() == ours.read_bytes()
+        printed = theirs.read_bytes()
+        same = ("identical to the default's" if printed == ours.read_bytes() else
+                "identical to --trec-eval-version 9's" if printed == ours9.read_bytes() else "DIFFER")
         print(f"  {'trec_eval':<26} {len(runs):>3} runs  {their_seconds:7.2f} s  {their_megabytes:7.0f} MB  "
               f"({len(runs)} calls)")
         print(f"  trec_eval: divaleval {ratio(their_seconds, seconds)} than {len(runs)} calls of trec_eval; "
-              f"outputs {'identical' if same else 'DIFFER'}", flush=True)
+              f"outputs {same}", flush=True)
     if not installed("pytrec_eval"):
         print("  pytrec_eval: not installed, skipped (pip install pytrec-eval-terrier to include it)")
         return
-    ours9 = results / "divaleval-trec_eval9.trec2012.out"
-    nine, _ = measure([BIN / "divaleval", "trec_eval", "--trec-eval-version", "9", *flags, qrels, *runs], ours9)
     theirs = results / "pytrec_eval.trec2012.out"
     their_seconds, their_megabytes = measure([sys.executable, HERE / "dropins.py", "--pytrec-eval", qrels, *runs],
                                              theirs)
-    print(f"  {'divaleval trec_eval (9)':<26} {len(runs):>3} runs  {nine:7.2f} s  (1 call, --trec-eval-version 9)")
     print(f"  {'pytrec_eval':<26} {len(runs):>3} runs  {their_seconds:7.2f} s  {their_megabytes:7.0f} MB  "
           f"(1 process)")
     mine, reference = printed_values(ours9), printed_values(theirs)
