@@ -27,7 +27,7 @@ from .api import (
     load_preferences, load_qrels, make_evaluator, make_settings, meta_evaluate, metric_unanimity, rank_correlation,
     read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs, simulate_preferences,
 )
-from .errors import DivalevalError, InputError, UsageError
+from .errors import DivalevalError, DivalevalWarning, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
 from .measures import catalogue, parse_measure, parse_measures
@@ -70,6 +70,7 @@ __all__ = [
     "DivalevalError",
     "InputError",
     "UsageError",
+    "DivalevalWarning",
 ]
 
 
