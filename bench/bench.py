@@ -21,6 +21,8 @@
      no diversity measure) on every run, where they are installed;
    * the reading floor: pyarrow alone, and pandas alone, reading the qrels and
      every run into typed columns (bench/floor.py).
+   * divaleval's ir_measures provider against ir_measures' pyndeval provider,
+     both in one process on the same DataFrames (bench/provider.py);
 3. Checks that divaleval prints the same numbers as pyndeval (and ndeval) for
    every run and topic (the runs have no score ties, so every order agrees).
 4. Prints the table, the ratios, where divaleval's time goes, and the targets.
@@ -56,6 +58,7 @@ from typing import Callable
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from generate import add_size_options, size_arguments  # noqa: E402
+from provider import compare_providers  # noqa: E402
 
 BIN = Path(sys.executable).parent
 SHARED = Path(os.environ.get("DIVALEVAL_SHARED", HERE.parent.parent / "shared"))
@@ -401,6 +404,8 @@ def main() -> None:
 
     print("\nwhere divaleval's time goes (ndeval set, 5 runs, in-process):", flush=True)
     subprocess.run([sys.executable, HERE / "stages.py", qrels, *runs[:5]], check=True)
+    print("\nir_measures providers (bench/provider.py):", flush=True)
+    provider_speedup = compare_providers(qrels, runs) if installed("ir_measures") else None
 
     one, many = rows[("divaleval", 1)], rows[("divaleval", n)]
     pyn = rows[("pyndeval", n)]
@@ -427,6 +432,9 @@ def main() -> None:
          one[1] < rows[("pyndeval", 1)][1] and many[1] < pyn[1]),
         ("same numbers as pyndeval", differ == 0 and compared > 0),
     ]
+    if provider_speedup is not None:
+        targets.append((f"divaleval's ir_measures provider faster than pyndeval's, same values "
+                        f"({provider_speedup:.2f}x)", provider_speedup > 1))
     print("\ntargets:")
     for text, met in targets:
         print(f"  [{'met' if met else 'NOT MET'}] {text}")

@@ -28,7 +28,7 @@ from .api import (
     read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs, simulate_preferences,
 )
 from .api import topic_set_sizes
-from .errors import DivalevalError, InputError, UsageError
+from .errors import DivalevalError, DivalevalWarning, InputError, UsageError
 from .evaluator import Evaluator
 from .io import RunTable
 from .measures import catalogue, parse_measure, parse_measures
@@ -72,6 +72,7 @@ __all__ = [
     "DivalevalError",
     "InputError",
     "UsageError",
+    "DivalevalWarning",
 ]
 
 

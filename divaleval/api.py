@@ -6,14 +6,15 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTuple, Union
 
 from .cluster import Scheduler, placed
 from .compat import conventions as mode_conventions
-from .errors import InputError, UsageError, WarningSink, warn_to_stderr
+from .errors import InputError, UsageError, WarningSink, warning_sink
 from .evaluator import Evaluator, RunLike, pooled_documents
 from .io import IntentProbabilities, RunTable, read_iprob, read_qrels
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
+from .io.frames import qrels_table, runs_given
 from .io.gold import GoldPreferences, read_gold
 from .io.preferences import PreferenceTable, read_preferences, read_profiles
 from .io.scores import chosen_columns, read_scores
@@ -26,6 +27,11 @@ from .model import (AspectQrels, JudgedDocuments, PreferenceQrels, Qrels, Settin
 from .model.preference_simulation import profiles_of, simulate
 from .results import RunScores, scores_frame
 
+# Judgments and runs in memory (divaleval.io.frames): a DataFrame, a dict in pytrec_eval's shape
+# ({topic: {docno: level or score}}), or an iterable of namedtuples (ir_measures', ir_datasets').
+QrelsLike = Union["pd.DataFrame", Mapping[str, Mapping[str, int]], Iterable[NamedTuple]]
+RunsLike = Union[RunLike, "pd.DataFrame", Mapping, Iterable]
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -34,14 +40,25 @@ if TYPE_CHECKING:
 
 
 def load_qrels(
-    qrels: str | InputFile,
+    qrels: str | InputFile | QrelsLike,
     iprob: str | IntentProbabilities | None = None,
-    warn: WarningSink = warn_to_stderr,
+    warn: WarningSink | bool | None = None,
 ) -> Qrels:
-    """Read intentwise qrels (and optionally intent probabilities) into array form."""
-    loaded = build_qrels(read_qrels(qrels))
+    """Read intentwise qrels (and optionally intent probabilities) into array form.
+
+    qrels: a file (``-`` for stdin, ``.gz`` allowed), or judgments in memory
+        (:mod:`divaleval.io.frames`): a DataFrame (columns ``topic, intent, docno,
+        level``, ir_measures' ``query_id, iteration, doc_id, relevance`` or PyTerrier's
+        ``qid, docno, label``), a dict ``{topic: {docno: level}}`` or namedtuples
+        (ir_measures' ``Qrel``, ir_datasets' qrels); ``iteration`` is the intent.
+    warn: where warnings go: None (default) Python warnings of the category
+        :class:`~divaleval.errors.DivalevalWarning`, False nowhere, or a callable
+        given each message.
+    """
+    table = read_qrels(qrels) if isinstance(qrels, (str, InputFile)) else qrels_table(qrels)
+    loaded = build_qrels(table)
     release_unused_memory()  # the reading's temporaries are gone: let peak memory follow what is kept
-    return loaded if iprob is None else _with_iprob(loaded, iprob, warn)
+    return loaded if iprob is None else _with_iprob(loaded, iprob, warning_sink(warn))
 
 
 def _with_iprob(qrels: JudgedDocuments, iprob: str | IntentProbabilities, warn: WarningSink) -> Qrels:
@@ -79,7 +96,7 @@ def simulate_preferences(
     compat: str | None = None,
     pool: list[str] | tuple[str, ...] = (),
     pool_depth: int = 20,
-    warn: WarningSink = warn_to_stderr,
+    warn: WarningSink | bool | None = None,
 ) -> Iterator[PreferenceTable]:
     """Simulated preference judgments (Chandar & Carterette 2013, sec. 4), one table per topic and profile.
 
@@ -89,8 +106,9 @@ def simulate_preferences(
         or ``alphabetical`` (the docno first in byte order).
     pool: runs whose first ``pool_depth`` documents of each topic (in score
         order) are the only ones judged; empty: every relevant document.
-    Everything is read and checked before the first table is yielded.
+    Everything is read and checked before the first table is yielded. warn: as :func:`load_qrels`'s.
     """
+    warn = warning_sink(warn)
     conventions = mode_conventions(compat)
     if not isinstance(qrels, JudgedDocuments):
         qrels = load_qrels(qrels, warn=warn)
@@ -125,7 +143,7 @@ def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | No
 
 
 def make_evaluator(
-    qrels: str | JudgedDocuments,
+    qrels: str | JudgedDocuments | QrelsLike,
     measures: Iterable[str | Measure] | str | None = None,
     *,
     order: str | None = None,
@@ -137,12 +155,12 @@ def make_evaluator(
     topicwise: str = "sumlog",
     compat: str | None = None,
     iprob: str | IntentProbabilities | None = None,
-    warn: WarningSink | None = None,
+    warn: WarningSink | bool | None = None,
     judged_only: bool = False,
     rel_min: int = 1,
 ) -> Evaluator:
     """An :class:`Evaluator` from the options of :func:`evaluate` (usage errors first, then the qrels)."""
-    warn = warn or warn_to_stderr
+    warn = warning_sink(warn)
     settings = make_settings(gain, topicwise, compat, rel_min)
     chosen = resolve_measures(measures)
     if not isinstance(qrels, JudgedDocuments):
@@ -153,7 +171,7 @@ def make_evaluator(
                      skip_bad=skip_bad, settings=settings, warn=warn, judged_only=judged_only)
 
 
-def score_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike],
+def score_runs(qrels: str | JudgedDocuments | QrelsLike, runs: RunsLike,
                measures: Iterable[str | Measure] | str | None = None, *, jobs: int = 1,
                scheduler: Scheduler = None, **options) -> Iterator[RunScores]:
     """Score runs one at a time: each run's :class:`RunScores`, in order, as soon as it is scored.
@@ -161,13 +179,14 @@ def score_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike],
     The options are those of :func:`evaluate`. Nothing is held once yielded, so
     memory stays flat in the number of runs (the command line prints this way).
     """
+    runs = runs_given(runs)
     check_stdin_once(qrels, runs, options.get("iprob"))
     with placed(jobs, scheduler) as place:
         evaluator = make_evaluator(qrels, measures, **options)
         yield from place.score_all(evaluator, runs)
 
 
-def risk_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+def risk_runs(qrels: str | JudgedDocuments | QrelsLike, runs: RunsLike, baseline: RunLike,
               measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, jobs: int = 1,
               scheduler: Scheduler = None, **options) -> Iterator[RunScores]:
     """Score runs against a baseline run, one at a time (risk-sensitive evaluation, any measure).
@@ -183,6 +202,7 @@ def risk_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike], b
     from .stats.risk import checked_alpha
 
     alpha = checked_alpha(risk_alpha)
+    runs, baseline = runs_given(runs), _one_run(baseline)
     listed = [runs] if isinstance(runs, (str, RunTable)) else list(runs)
     check_stdin_once(qrels, [*listed, baseline], options.get("iprob"))
 
@@ -193,29 +213,41 @@ def risk_runs(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike], b
             yield risk_scores(scores, base, alpha, evaluator.warn)
 
 
-def risk(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike], baseline: RunLike,
+def risk(qrels: str | JudgedDocuments | QrelsLike, runs: RunsLike, baseline: RunLike,
          measures: Iterable[str | Measure] | str | None = None, *, risk_alpha: float = 0.0, **options
          ) -> pd.DataFrame:
     """URisk, TRisk and its p-value of every run against ``baseline``, one row per (run, measure)
     (columns ``run, runid, baseline, measure, topics, alpha, URisk, TRisk, p``); see :func:`risk_runs`."""
     from .meta.risk import risk_frame
 
+    baseline = _one_run(baseline)
     results = list(risk_runs(qrels, runs, baseline, measures, risk_alpha=risk_alpha, **options))
     return risk_frame(results, display_name(baseline) if isinstance(baseline, str) else baseline.name,
                       float(risk_alpha))
 
 
+def _one_run(run: RunLike | RunsLike) -> RunLike:
+    """One run (a baseline): a path, a table, or a run in memory."""
+    given = runs_given(run)
+    if isinstance(given, (str, RunTable)):
+        return given
+    given = list(given)
+    if len(given) != 1:
+        raise UsageError(f"one run expected, not {len(given)}")
+    return given[0]
+
+
 def check_stdin_once(qrels, runs, iprob=None) -> None:
     """Standard input can feed one input only: say so before reading any (an :class:`InputError`)."""
     listed = [runs] if isinstance(runs, str) else list(runs) if isinstance(runs, (list, tuple)) else []
-    named = [qrels, iprob, *listed].count(STDIN_NAME)
+    named = sum(isinstance(item, str) and item == STDIN_NAME for item in [qrels, iprob, *listed])
     if named > 1:
         raise InputError(display_name(STDIN_NAME), None, STDIN_ONCE)
 
 
 def evaluate(
-    qrels: str | JudgedDocuments,
-    runs: RunLike | Iterable[RunLike],
+    qrels: str | JudgedDocuments | QrelsLike,
+    runs: RunsLike,
     measures: Iterable[str | Measure] | str | None = None,
     *,
     on_run: Callable[[RunScores], None] | None = None,
@@ -225,12 +257,18 @@ def evaluate(
 ) -> pd.DataFrame:
     """Score runs against intentwise qrels; one row per (run, topic).
 
-    qrels: a path (``-`` for stdin, ``.gz`` allowed) or loaded judgments: a :class:`Qrels`
-        (loaded, built in memory with ``Qrels.from_frame`` / ``from_arrays``), multi-aspect
-        qrels (:func:`load_aspects`) or preference judgments (:func:`load_preferences`).
-    runs: a path, a directory (every file in it, by name), a run in memory
-        (``RunTable.from_arrays``), or a list of them (checked whole before the
-        first is scored), or any iterable of them (consumed as they are scored).
+    qrels: a path (``-`` for stdin, ``.gz`` allowed), judgments in memory (a DataFrame,
+        a dict ``{topic: {docno: level}}`` or namedtuples: see :func:`load_qrels`), or
+        loaded judgments: a :class:`Qrels` (loaded, built in memory with ``Qrels.from_frame``
+        / ``from_arrays``), multi-aspect qrels (:func:`load_aspects`) or preference
+        judgments (:func:`load_preferences`).
+    runs: a path, a directory (every file in it, by name), a run in memory (a
+        DataFrame with divaleval's ``topic, docno, score[, rank, runid]``, ir_measures'
+        ``query_id, doc_id, score`` or PyTerrier's ``qid, docno, score, rank`` columns,
+        one run per runtag of a ``runid`` column; a dict ``{topic: {docno: score}}``;
+        namedtuples such as ir_measures' ``ScoredDoc``; ``RunTable.from_arrays``), a dict
+        ``{name: run}``, or a list of them (checked whole before the first is scored), or
+        any iterable of them (consumed as they are scored).
     measures: names such as ``"alpha-nDCG@20"`` or ``"alpha-nDCG(alpha=0.8)@30"``,
         other tools' names (``"alpha_nDCG@20"``, ``"ndcg_cut.10"``), set names
         (``"ndeval"``), or :class:`Measure` objects; default: the ndeval set.
@@ -253,7 +291,9 @@ def evaluate(
     judged_only: condensed lists (trec_eval's -J): documents the qrels do not
         judge are removed (after ``depth``) before any measure is computed.
     rel_min: binary measures count levels >= rel_min as relevant (trec_eval's -l).
-    warn: where warnings go (default: standard error).
+    warn: where warnings go: None (default) Python warnings of the category
+        :class:`~divaleval.errors.DivalevalWarning` (``warnings.catch_warnings``
+        and pytest capture them), False nowhere, or a callable given each message.
     on_run: called with each run's :class:`RunScores` as soon as it is scored.
     jobs: score runs in this many worker processes (0: one per core); the
         results, and the output built from them, are identical whatever it is.
@@ -329,7 +369,7 @@ def _meta():
 ScoresLike = Union["ScoreCube", "pd.DataFrame"]
 
 
-def score_cube(qrels: str | JudgedDocuments, runs: RunLike | Iterable[RunLike],
+def score_cube(qrels: str | JudgedDocuments | QrelsLike, runs: RunsLike,
                measures: Iterable[str | Measure] | str | None = None, *, missing: str = "error",
                complete: bool = True, jobs: int = 1, scheduler: Scheduler = None,
                on_run: Callable[[RunScores], None] | None = None, **options) -> ScoreCube:
@@ -352,14 +392,14 @@ def _reported(scored: Iterator[RunScores], on_run: Callable[[RunScores], None]) 
 
 
 def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | None = None, *,
-                    missing: str = "error", warn: WarningSink = warn_to_stderr) -> ScoreCube:
+                    missing: str = "error", warn: WarningSink | bool | None = None) -> ScoreCube:
     """A score cube from files written by ``divaleval -f json`` or in ndeval's CSV (divaleval's default).
 
     measures: the columns to keep (names as printed, or measure and set names,
     e.g. ``"ndeval"``); default: every column, the same in every file.
     """
     meta = _meta()
-    tables = [read_scores(path, warn) for path in ([paths] if isinstance(paths, str) else paths)]
+    tables = [read_scores(path, warning_sink(warn)) for path in ([paths] if isinstance(paths, str) else paths)]
     names = chosen_columns(tables, measures, lambda item: [m.name for m in resolve_measures([item])])
     return meta.cube_from_tables(tables, names, missing)
 

@@ -3,11 +3,22 @@
 Every problem with an input is an :class:`InputError` that names the file and,
 where there is one, the line: the CLI prints ``FILE:LINE: reason`` and exits
 non-zero, never a traceback.
+
+Warnings go to a sink, a callable taking one message. The library's default sink,
+:func:`emit_warning`, makes each a Python warning of the category
+:class:`DivalevalWarning` (so ``warnings.catch_warnings``, ``warnings.filterwarnings``
+and pytest see them), attributed to the caller's line rather than divaleval's; the
+command line passes its own sink, :func:`warn_to_stderr`, and shows any
+``DivalevalWarning`` the same way (:func:`show_on_stderr`), so that it prints
+``divaleval: warning: ...`` lines whichever path a warning takes.
 """
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
-from typing import Callable
+import warnings
+from typing import Callable, Iterator
 
 
 class DivalevalError(Exception):
@@ -42,12 +53,61 @@ class UsageError(DivalevalError, ValueError):
     """A bad option, option value or measure name (not tied to an input file)."""
 
 
+class DivalevalWarning(UserWarning):
+    """A warning of divaleval's (lines ignored, a topic without relevant documents, a measure undefined ...)."""
+
+
 WarningSink = Callable[[str], None]
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def emit_warning(message: str) -> None:
+    """The library's default warning sink: a :class:`DivalevalWarning`, shown at the first line outside
+    divaleval that led to it (the user's call), as Python 3.12's ``skip_file_prefixes`` would."""
+    frame, level = sys._getframe(0), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, DivalevalWarning, stacklevel=level)
 
 
 def warn_to_stderr(message: str) -> None:
-    """Default warning sink: one line on standard error."""
+    """The command line's warning sink: one line on standard error."""
     print(f"divaleval: warning: {message}", file=sys.stderr)
+
+
+def ignore_warning(message: str) -> None:
+    """A sink that drops every warning (``warn=False``, ``--quiet``)."""
+
+
+def warning_sink(warn: WarningSink | bool | None) -> WarningSink:
+    """The sink a library call's ``warn`` names: None or True, Python warnings (:func:`emit_warning`);
+    False, none; a callable, itself."""
+    if warn is None or warn is True:
+        return emit_warning
+    if warn is False:
+        return ignore_warning
+    if not callable(warn):
+        raise UsageError(f"warn must be a callable, True, False or None, not {warn!r}")
+    return warn
+
+
+@contextlib.contextmanager
+def show_on_stderr() -> Iterator[None]:
+    """Within it, every :class:`DivalevalWarning` (from a library default the command line did not replace)
+    is printed as :func:`warn_to_stderr` prints, each time it is raised; other warnings are shown as
+    Python shows them."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", DivalevalWarning)
+        shown = warnings.showwarning
+
+        def show(message, category, filename, lineno, file=None, line=None):
+            if issubclass(category, DivalevalWarning):
+                warn_to_stderr(str(message))
+            else:
+                shown(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
+        yield
 
 
 def as_written(identifier: bytes | str) -> str:

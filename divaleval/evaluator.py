@@ -27,7 +27,7 @@ import numpy as np
 
 from .aggregate import measure_means
 from .engine import score_matrix
-from .errors import InputError, UsageError, WarningSink, describe_ids, describe_unknown_topics, warn_to_stderr
+from .errors import InputError, UsageError, WarningSink, describe_ids, describe_unknown_topics, emit_warning
 from .io import RunTable, expand_run_paths, read_run
 from .io.source import peek_input
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
@@ -135,7 +135,7 @@ class Evaluator:
         dedupe: bool = False,
         skip_bad: bool = False,
         settings: Settings | None = None,
-        warn: WarningSink = warn_to_stderr,
+        warn: WarningSink = emit_warning,
         judged_only: bool = False,
     ) -> None:
         self.settings = settings or Settings()

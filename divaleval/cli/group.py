@@ -14,6 +14,8 @@ from typing import NoReturn
 
 import click
 
+from ..errors import show_on_stderr
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 DEFAULT_COMMAND = "evaluate"
 
@@ -93,4 +95,6 @@ class PlainContext(click.Context):
 @click.group(cls=DefaultGroup, context_settings=CONTEXT, invoke_without_command=False)
 def main_group() -> None:
     """divaleval: an exact, fast evaluator for diversified and multi-aspect rankings."""
+    # A library default the command left in place warns through Python's warnings: printed as the command's own.
+    click.get_current_context().with_resource(show_on_stderr())
 

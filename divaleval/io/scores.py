@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from ..errors import InputError, WarningSink, warn_to_stderr
+from ..errors import InputError, WarningSink, emit_warning
 from .source import InputFile, read_input
 
 MEAN_TOPIC = "amean"
@@ -100,7 +100,7 @@ class _Builder:
         return self.table
 
 
-def read_scores(source: str | InputFile, warn: WarningSink = warn_to_stderr) -> ScoreTable:
+def read_scores(source: str | InputFile, warn: WarningSink = emit_warning) -> ScoreTable:
     """Read per-topic scores written by ``divaleval -f json`` or in ndeval's CSV (divaleval's default)."""
     if isinstance(source, str):
         source = read_input(source)

@@ -88,11 +88,24 @@ class Factor:
     @staticmethod
     def of_ids(values) -> "Factor":
         """Ids given in memory (strings, or numbers taken as their text)."""
+        import pandas as pd
+
+        # The distinct values first, then their text: one str() per id, not per entry (a run's topics).
+        codes, labels = pd.factorize(values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object))
+        texts = id_array(labels)
+        if (codes >= 0).all() and len(set(texts)) == len(texts):  # no missing value, no two with one text
+            return Factor(codes.astype(np.int32), texts)
         return Factor.of(id_array(values))
 
 
 def binary_array(texts) -> pa.Array:
     """Document ids as an Arrow binary array (text read with surrogateescape keeps its bytes)."""
+    try:  # ids that are all str (or bytes): converted in one pass by Arrow, not one Python call each
+        given = pa.array(texts, pa.string())
+        if not given.null_count:
+            return given.cast(pa.binary())
+    except (pa.ArrowException, UnicodeEncodeError):  # numbers, or text with surrogates: one at a time
+        pass
     return pa.array([text if isinstance(text, bytes) else str(text).encode("utf-8", "surrogateescape")
                      for text in texts], pa.binary())
 

@@ -25,7 +25,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import UsageError, WarningSink, describe_ids, warn_to_stderr
+from ..errors import UsageError, WarningSink, describe_ids, emit_warning
 from ..ids import natural_key
 from ..io.preferences import PREFER_A, PREFER_B, PreferenceTable, Profiles
 from .qrels import Qrels
@@ -44,7 +44,7 @@ class Profile:
     columns: tuple[int, ...]
 
 
-def profiles_of(qrels: Qrels, profiles: Profiles | None, warn: WarningSink = warn_to_stderr) -> list[Profile]:
+def profiles_of(qrels: Qrels, profiles: Profiles | None, warn: WarningSink = emit_warning) -> list[Profile]:
     """The profiles to simulate, by topic (natural order) then profile name; the TREC profile without a file."""
     if profiles is None:
         return [Profile(t, TREC_PROFILE, tuple(range(int(qrels.n_intents[t])))) for t in range(qrels.n_topics)

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..arrays import all_distinct, dense_rank, first_tie
-from ..errors import InputError, WarningSink, as_written, describe_ids, warn_to_stderr
+from ..errors import InputError, WarningSink, as_written, describe_ids, emit_warning
 from ..ids import natural_key, sort_labels
 from ..io.iprob import IntentProbabilities
+from ..io.frames import qrels_table
 from ..io.qrels import QrelsTable
 from .judged import JudgedDocuments, row_starts, sorted_docnos
 
@@ -28,15 +29,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 IPROB_TOLERANCE = 1e-3
-# Column names Qrels.from_frame looks for, in order (divaleval's, then ir_measures').
-FRAME_COLUMNS = {
-    "topic": ("topic", "query_id"),
-    "intent": ("intent", "iteration"),
-    "docno": ("docno", "doc_id"),
-    "level": ("level", "relevance"),
-}
-
-
 @dataclass(eq=False)
 class Qrels(JudgedDocuments):
     """Intentwise judgments of every topic as arrays (see module docstring)."""
@@ -59,14 +51,10 @@ class Qrels(JudgedDocuments):
     def from_frame(cls, frame: pd.DataFrame, name: str = "<memory>") -> "Qrels":
         """Qrels from a DataFrame with columns topic, intent (optional), docno and level.
 
-        ir_measures' names (query_id, iteration, doc_id, relevance) are read too.
+        ir_measures' names (query_id, iteration, doc_id, relevance) and PyTerrier's (qid, docno,
+        label) are read too (:mod:`divaleval.io.frames`).
         """
-        columns = {}
-        for field_name, candidates in FRAME_COLUMNS.items():
-            columns[field_name] = next((frame[c].to_numpy() for c in candidates if c in frame.columns), None)
-            if columns[field_name] is None and field_name != "intent":
-                raise InputError(name, None, f"no {' or '.join(candidates)} column")
-        return cls.from_arrays(columns["topic"], columns["intent"], columns["docno"], columns["level"], name)
+        return build_qrels(qrels_table(frame, name))
 
     # -- shape -------------------------------------------------------------
     @cached_property
@@ -104,7 +92,7 @@ class Qrels(JudgedDocuments):
         return pointer, intent.astype(np.int64), self.levels[row, intent]
 
     # -- intent probabilities ----------------------------------------------
-    def with_iprob(self, iprob: IntentProbabilities, warn: WarningSink = warn_to_stderr) -> "Qrels":
+    def with_iprob(self, iprob: IntentProbabilities, warn: WarningSink = emit_warning) -> "Qrels":
         """These qrels with the probabilities of ``iprob`` as intent weights (this object is unchanged).
 
         Probabilities are used as given (NTCIREVAL's convention): a topic whose
