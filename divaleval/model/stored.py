@@ -148,7 +148,7 @@ def _code_key() -> str:
         package = Path(__file__).resolve().parents[1]
         version = getattr(sys.modules.get(package.name), "__version__", "")  # (the package is imported)
         parts = [f"format {FORMAT}", version, sys.version, numpy.__version__, pyarrow.__version__,
-                 f"kernels {native.kernels() is not None}"]
+                 f"kernels {native.in_use()}"]
         for root, folders, files in os.walk(package):
             folders[:] = sorted(f for f in folders if f != "__pycache__")
             for name in sorted(files):

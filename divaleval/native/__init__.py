@@ -23,9 +23,9 @@ holds every kernel to its twin.
 """
 from __future__ import annotations
 
-from .compiled import ENVIRONMENT, built, kernel, kernels
+from .compiled import ENVIRONMENT, built, in_use, kernel, kernels
 from .sums import blended_ratio, masked_row_sums, p_plus_parts
 from .text import KeyArrays, SplitRun, fixed_rows, match_keys, split_fields, split_run
 
-__all__ = ["ENVIRONMENT", "KeyArrays", "SplitRun", "blended_ratio", "built", "fixed_rows", "kernel", "kernels", "masked_row_sums",
+__all__ = ["ENVIRONMENT", "KeyArrays", "SplitRun", "blended_ratio", "built", "fixed_rows", "in_use", "kernel", "kernels", "masked_row_sums",
            "match_keys", "p_plus_parts", "split_fields", "split_run"]
