@@ -21,9 +21,29 @@ import os as _os
 # the user set is kept.
 _os.environ.setdefault("MIMALLOC_PURGE_DELAY", "50")
 
+from typing import TYPE_CHECKING
+
 # What each public name is imported from: ``import divaleval`` loads none of them (PEP 562's module
 # __getattr__ below imports one when first asked for), so that ``divaleval --version`` and ``--help`` start
-# without numpy, pyarrow or pandas. ``from divaleval import evaluate`` works as before.
+# without numpy, pyarrow or pandas. ``from divaleval import evaluate`` works as before. The same imports,
+# for type checkers and the API reference (griffe reads them), are below; tests/test_startup.py holds the two
+# equal.
+if TYPE_CHECKING:
+    from .aggregate import mean_rows, topic_mean
+    from .api import (
+        asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects,
+        load_preferences, load_qrels, make_evaluator, make_settings, meta_evaluate, metric_unanimity,
+        rank_correlation, read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs,
+        simulate_preferences,
+    )
+    from .errors import DivalevalError, InputError, UsageError
+    from .evaluator import Evaluator
+    from .io import RunTable
+    from .measures import catalogue, parse_measure, parse_measures
+    from .meta import ScoreCube
+    from .model import Qrels
+    from .results import RunScores
+
 _PUBLIC = {
     **dict.fromkeys(["mean_rows", "topic_mean"], "aggregate"),
     **dict.fromkeys(["asl_curves", "check_axioms", "compare", "discriminative_power", "evaluate", "gold_agreement",

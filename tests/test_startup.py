@@ -91,3 +91,18 @@ def test_short_help_read_from_source_is_the_command_s():
         declared = declared_short_help(module)
         assert declared is not None, f"{module}.py declares no literal short_help: --help would import it"
         assert main_group.command_short_help(ctx, name) == main_group.get_command(ctx, name).get_short_help_str(80)
+
+
+def test_lazy_names_are_the_type_checking_imports():
+    """divaleval/__init__.py names each public name twice: in _PUBLIC (what __getattr__ imports) and in the
+    imports under TYPE_CHECKING (for type checkers and the API reference): the same names from the same modules."""
+    import ast
+    from pathlib import Path
+
+    import divaleval
+
+    tree = ast.parse(Path(divaleval.__file__).read_text())
+    block = next(node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING")
+    imported = {alias.name: node.module for node in block.body for alias in node.names}
+    assert imported == divaleval._PUBLIC
+    assert set(imported) | {"__version__"} == set(divaleval.__all__)
