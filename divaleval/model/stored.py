@@ -54,7 +54,7 @@ HASH_BLOCK = 16 * 1024 * 1024    # the qrels are hashed in blocks of this size, 
 
 @dataclass(frozen=True)
 class Entry:
-    """Where a loaded qrels' entry lives, and the derived quantities it held when read (None: no entry yet)."""
+    """Where a loaded qrels' entry lives, and what it held when read or written (None: no entry yet)."""
 
     path: Path
     held: frozenset | None
@@ -88,7 +88,7 @@ def load_qrels(source: str | InputFile) -> Qrels:
         for held in [qrels, *qrels.cache.values()]:
             if isinstance(held, Qrels):
                 held.name = source.name
-        _entries[qrels] = Entry(path, frozenset(qrels.cache))
+        _entries[qrels] = Entry(path, _derived(qrels))
         return qrels
     qrels = build_qrels(read_qrels(source))
     _entries[qrels] = Entry(path, None)
@@ -100,7 +100,7 @@ def store(qrels: Qrels) -> None:
     """Write the entry of qrels loaded through the cache again if they now hold derived quantities their
     entry lacks (after an evaluator computed its ideal rankings); nothing for other judgments."""
     entry = _entries.get(qrels) if isinstance(qrels, Qrels) else None
-    if entry is None or (entry.held is not None and entry.held >= set(qrels.cache)):
+    if entry is None or (entry.held is not None and entry.held >= _derived(qrels)):
         return
     held = _write_entry(entry.path, qrels)
     if held is not None:
@@ -185,7 +185,7 @@ def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
     or None where it could not be written (a read-only or full directory: the cache is only read)."""
     try:
         snapshot = _snapshot(qrels)
-        held = frozenset(snapshot.cache)
+        held = _derived(snapshot)
         payload = pickle.dumps(snapshot, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # something derived that does not pickle: not kept
         return None
@@ -203,6 +203,12 @@ def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
     except OSError:
         return None
     return held
+
+
+def _derived(qrels: Qrels) -> frozenset:
+    """What the qrels hold: their attributes (with the cached properties computed, such as the table of judged
+    pairs) and the keys of their cache."""
+    return frozenset(qrels.__dict__) | frozenset(qrels.cache)
 
 
 def _snapshot(qrels: Qrels) -> Qrels:
