@@ -12,7 +12,8 @@ from setuptools import Extension, setup
 FLAGS = [] if sys.platform == "win32" else ["-ffp-contract=off"]  # MSVC does not contract by default
 NATIVE = "divaleval/native/"
 # One extension, one C file per concern (kernels.h says which), so that each can be dropped alone.
-SOURCES = [NATIVE + name for name in ("module.c", "parse.c", "lines.c", "match.c", "print.c", "sums.c")]
+SOURCES = [NATIVE + name for name in ("module.c", "parse.c", "lines.c", "match.c", "print.c", "sums.c",
+                                         "hits.c")]
 
 setup(ext_modules=[Extension("divaleval.native._kernels", SOURCES, depends=[NATIVE + "kernels.h"], optional=True,
                              extra_compile_args=FLAGS)])

@@ -58,7 +58,9 @@ from typing import Callable
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from generate import add_size_options, size_arguments  # noqa: E402
+from pinned import bench_pinned  # noqa: E402
 from provider import compare_providers  # noqa: E402
+from startup import bench_startup  # noqa: E402
 
 BIN = Path(sys.executable).parent
 SHARED = Path(os.environ.get("DIVALEVAL_SHARED", HERE.parent.parent / "shared"))
@@ -335,7 +337,13 @@ def main() -> None:
     parser.add_argument("--scale-out-runs", type=int, default=1000, help="runs of the scale-out case")
     parser.add_argument("--workers", type=int, default=2, help="workers of the scale-out case's LocalCluster")
     parser.add_argument("--gdeval", action="store_true", help="time only divaleval gdeval (see above)")
+    parser.add_argument("--only", choices=("startup", "pinned"),
+                        help="time only one section on the collection: start-up (bench/startup.py, without ndeval) "
+                             "or the pinned scale-out (bench/pinned.py)")
     args = parser.parse_args()
+    # The rows below read the qrels afresh at every call, as they always have (comparable from one run of the
+    # benchmark to the next); the start-up section times the cache of qrels (model/stored.py) on its own.
+    os.environ["DIVALEVAL_CACHE"] = "0"
     if args.gdeval:
         from dropins import bench_gdeval  # (it imports this module's timers)
         args.out.mkdir(parents=True, exist_ok=True)
@@ -347,6 +355,12 @@ def main() -> None:
     if args.quick:
         args.topics, args.runs = 40, 10
     qrels, runs, results = collection(args, "collection")
+    if args.only:
+        section = bench_startup(qrels, runs, results, None, None, None) if args.only == "startup" else \
+            bench_pinned(qrels, runs, results, measure_client)
+        for text, met in section:
+            print(f"  [{'met' if met else 'NOT MET'}] {text}")
+        return
     divaleval = BIN / "divaleval"
     pyndeval = [sys.executable, HERE / "pyndeval_eval.py"]
     floor = [sys.executable, HERE / "floor.py"]
@@ -375,7 +389,8 @@ def main() -> None:
         seconds, megabytes = measure(argv, out)
         rows[(tool, count)] = (seconds, megabytes, out)
         print(f"  {tool:<26} {count:>3} runs  {seconds:7.2f} s  {megabytes:7.0f} MB", flush=True)
-    for tool, command in build_ndeval(results).items():
+    ndevals = build_ndeval(results)
+    for tool, command in ndevals.items():
         out = results / f"{tool.split()[0]}{tool.split()[1]}.out"
         seconds, megabytes = measure([*command, qrels, runs[0]], out.with_suffix(".1"))
         rows[(tool, 1)] = (seconds, megabytes, out.with_suffix(".1"))
@@ -418,15 +433,16 @@ def main() -> None:
                         f"({shipped[0] / many[0]:.1f}x)", shipped[0] / many[0] >= 25))
     for reader in ("pyarrow", "pandas"):
         floor_seconds = rows[(f"{reader} read only", n)][0]
-        targets.append((f"{n} runs within 2x of {reader} alone reading the files ({many[0] / floor_seconds:.2f}x)",
-                        many[0] <= 2 * floor_seconds))
+        bound = 1.3 if reader == "pyarrow" else 2
+        targets.append((f"{n} runs within {bound}x of {reader} alone reading the files "
+                        f"({many[0] / floor_seconds:.2f}x)", many[0] <= bound * floor_seconds))
     optimised = rows.get(("ndeval -O2", 1))
     if optimised:
         targets.append((f"1 run no slower than one ndeval -O2 call ({one[0]:.2f} s vs {optimised[0]:.2f} s)",
                         one[0] <= optimised[0]))
     catalogue = rows[("divaleval -m all", n)][0]
     targets += [
-        (f"-m all at most 2.5x the ndeval set ({catalogue / many[0]:.2f}x)", catalogue <= 2.5 * many[0]),
+        (f"-m all at most 1.8x the ndeval set ({catalogue / many[0]:.2f}x)", catalogue <= 1.8 * many[0]),
         (f"peak memory of {n} runs at most 1.2x that of 1 run ({many[1] / one[1]:.2f}x)", many[1] <= 1.2 * one[1]),
         ("peak memory below pyndeval's (1 run and all runs)",
          one[1] < rows[("pyndeval", 1)][1] and many[1] < pyn[1]),
@@ -435,6 +451,12 @@ def main() -> None:
     if provider_speedup is not None:
         targets.append((f"divaleval's ir_measures provider faster than pyndeval's, same values "
                         f"({provider_speedup:.2f}x)", provider_speedup > 1))
+    print("\nthe fixed cost of a call (bench/startup.py):", flush=True)
+    o2 = rows.get(("ndeval -O2", n))
+    targets += bench_startup(qrels, runs, results, ndevals.get("ndeval -O2"), o2[0] if o2 else None, ours)
+    print("\nscale-out per core (bench/pinned.py):", flush=True)
+    targets += bench_pinned(qrels, runs, results, measure_client)
+
     print("\ntargets:")
     for text, met in targets:
         print(f"  [{'met' if met else 'NOT MET'}] {text}")

@@ -21,19 +21,44 @@ import os as _os
 # the user set is kept.
 _os.environ.setdefault("MIMALLOC_PURGE_DELAY", "50")
 
-from .aggregate import mean_rows, topic_mean
-from .api import (
-    asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects,
-    load_preferences, load_qrels, make_evaluator, make_settings, meta_evaluate, metric_unanimity, rank_correlation,
-    read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs, simulate_preferences,
-)
-from .api import topic_set_sizes
-from .errors import DivalevalError, DivalevalWarning, InputError, UsageError
-from .evaluator import Evaluator
-from .io import RunTable
-from .measures import catalogue, parse_measure, parse_measures
-from .model import Qrels
-from .results import RunScores
+from typing import TYPE_CHECKING
+
+# What each public name is imported from: ``import divaleval`` loads none of them (PEP 562's module
+# __getattr__ below imports one when first asked for), so that ``divaleval --version`` and ``--help`` start
+# without numpy, pyarrow or pandas. ``from divaleval import evaluate`` works as before. The same imports,
+# for type checkers and the API reference (griffe reads them), are below; tests/test_startup.py holds the two
+# equal.
+if TYPE_CHECKING:
+    from .aggregate import mean_rows, topic_mean
+    from .api import (
+        asl_curves, check_axioms, compare, discriminative_power, evaluate, gold_agreement, load_aspects,
+        load_preferences, load_qrels, make_evaluator, make_settings, meta_evaluate, metric_unanimity,
+        rank_correlation, read_score_cube, resolve_measures, risk, risk_runs, score_cube, score_runs,
+        simulate_preferences, topic_set_sizes,
+    )
+    from .errors import DivalevalError, DivalevalWarning, InputError, UsageError
+    from .evaluator import Evaluator
+    from .io import RunTable
+    from .measures import catalogue, parse_measure, parse_measures
+    from .meta import ScoreCube
+    from .model import Qrels
+    from .results import RunScores
+
+_PUBLIC = {
+    **dict.fromkeys(["mean_rows", "topic_mean"], "aggregate"),
+    **dict.fromkeys(["asl_curves", "check_axioms", "compare", "discriminative_power", "evaluate", "gold_agreement",
+                     "load_aspects", "load_preferences", "load_qrels", "make_evaluator", "make_settings",
+                     "meta_evaluate", "metric_unanimity", "rank_correlation", "read_score_cube", "resolve_measures",
+                     "risk", "risk_runs", "score_cube", "score_runs", "simulate_preferences", "topic_set_sizes"],
+                    "api"),
+    **dict.fromkeys(["DivalevalError", "DivalevalWarning", "InputError", "UsageError"], "errors"),
+    "Evaluator": "evaluator",
+    "RunTable": "io",
+    **dict.fromkeys(["catalogue", "parse_measure", "parse_measures"], "measures"),
+    "Qrels": "model",
+    "RunScores": "results",
+    "ScoreCube": "meta",
+}
 
 __all__ = [
     "__version__",
@@ -77,9 +102,22 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    """``divaleval.ScoreCube``, imported when first asked for (evaluating runs does not need it)."""
-    if name == "ScoreCube":
-        from .meta import ScoreCube
+    """A public name (imported from its module when first asked for), or a submodule (``divaleval.api``)."""
+    import importlib
 
-        return ScoreCube
+    module = _PUBLIC.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value  # asked for once
+        return value
+    if not name.startswith("__"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
     raise AttributeError(f"module 'divaleval' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

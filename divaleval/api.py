@@ -12,19 +12,17 @@ from .cluster import Scheduler, placed
 from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warning_sink
 from .evaluator import Evaluator, RunLike, pooled_documents
-from .io import IntentProbabilities, RunTable, read_iprob, read_qrels
+from .io import IntentProbabilities, RunTable, read_iprob
 from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.frames import qrels_table, runs_given
-from .io.gold import GoldPreferences, read_gold
 from .io.preferences import PreferenceTable, read_preferences, read_profiles
-from .io.scores import chosen_columns, read_scores
 from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .measures.core import INTENTS
 from .memory import release_unused_memory
 from .model import (AspectQrels, JudgedDocuments, PreferenceQrels, Qrels, Settings, build_aspect_qrels,
                     build_preference_qrels, build_qrels)
-from .model.preference_simulation import profiles_of, simulate
+from .model import stored
 from .results import RunScores, scores_frame
 
 # Judgments and runs in memory (divaleval.io.frames): a DataFrame, a dict in pytrec_eval's shape
@@ -32,8 +30,10 @@ from .results import RunScores, scores_frame
 QrelsLike = Union["pd.DataFrame", Mapping[str, Mapping[str, int]], Iterable[NamedTuple]]
 RunsLike = Union[RunLike, "pd.DataFrame", Mapping, Iterable]
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (and imported where used: evaluating runs needs none of them)
     import pandas as pd
+
+    from .io.gold import GoldPreferences
 
     from . import axioms
     from .meta import MetaReport, ScoreCube
@@ -54,9 +54,12 @@ def load_qrels(
     warn: where warnings go: None (default) Python warnings of the category
         :class:`~divaleval.errors.DivalevalWarning`, False nowhere, or a callable
         given each message.
+
+    A file read before (the same bytes) is taken from the cache of qrels
+    (:mod:`divaleval.model.stored`; ``DIVALEVAL_CACHE=0`` turns it off): the same values.
     """
-    table = read_qrels(qrels) if isinstance(qrels, (str, InputFile)) else qrels_table(qrels)
-    loaded = build_qrels(table)
+    loaded = (stored.load_qrels(qrels) if isinstance(qrels, (str, InputFile))
+              else build_qrels(qrels_table(qrels)))
     release_unused_memory()  # the reading's temporaries are gone: let peak memory follow what is kept
     return loaded if iprob is None else _with_iprob(loaded, iprob, warning_sink(warn))
 
@@ -108,6 +111,8 @@ def simulate_preferences(
         order) are the only ones judged; empty: every relevant document.
     Everything is read and checked before the first table is yielded. warn: as :func:`load_qrels`'s.
     """
+    from .model.preference_simulation import profiles_of, simulate
+
     warn = warning_sink(warn)
     conventions = mode_conventions(compat)
     if not isinstance(qrels, JudgedDocuments):
@@ -398,6 +403,8 @@ def read_score_cube(paths: str | Iterable[str], measures: Iterable[str] | str | 
     measures: the columns to keep (names as printed, or measure and set names,
     e.g. ``"ndeval"``); default: every column, the same in every file.
     """
+    from .io.scores import chosen_columns, read_scores
+
     meta = _meta()
     tables = [read_scores(path, warning_sink(warn)) for path in ([paths] if isinstance(paths, str) else paths)]
     names = chosen_columns(tables, measures, lambda item: [m.name for m in resolve_measures([item])])
@@ -473,6 +480,8 @@ def metric_unanimity(scores: ScoresLike, reading: str = "strict") -> pd.DataFram
 
 def gold_agreement(scores: ScoresLike, gold: str | GoldPreferences, level: float = 0.95) -> pd.DataFrame:
     """Agreement of every measure with gold preferences (a file ``topic runA runB winner``)."""
+    from .io.gold import GoldPreferences, read_gold
+
     meta = _meta()
     return meta.gold_agreement(as_cube(scores), gold if isinstance(gold, GoldPreferences) else read_gold(gold),
                                level)
@@ -489,6 +498,8 @@ def meta_evaluate(scores: ScoresLike, sections: Iterable[str] | None = None, *, 
     The trials of the tests run on a Dask cluster with ``scheduler``; ``progress`` is told of each block
     done. Rendered as the command prints it: :func:`divaleval.output.meta.render_meta`.
     """
+    from .io.gold import read_gold
+
     meta = _meta()
     if isinstance(gold, str):
         gold = read_gold(gold)

@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import group_positions
+from .native import hit_pairs
 from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
 from .model.settings import Settings
@@ -44,15 +45,10 @@ class Hits:
         self.width = max(int(self.column.max(initial=-1)) + 1, 1)
         self._cell = slot * self.width + self.column      # (n,) its cell in the grid, flattened
         self.position = self.grid(position, PAST_END)     # (T, H); PAST_END pads
-        pointer, intents, levels = qrels.relevant_pairs
-        start = pointer[row]
-        self.pair_count = pointer[row + 1] - start        # (n,) intents each hit is relevant to
-        self.first_pair = np.cumsum(self.pair_count) - self.pair_count
-        self.pair_hit = np.repeat(np.arange(len(row)), self.pair_count)          # (P,)
-        index = start[self.pair_hit] + np.arange(len(self.pair_hit)) - self.first_pair[self.pair_hit]
-        self.pair_intent = intents[index]                 # (P,) intent column
-        self.pair_level = levels[index]                   # (P,) level (>= 1)
-        self.pair_key = slot[self.pair_hit] * self.n_columns + self.pair_intent  # (P,) (topic row, intent)
+        # Per hit: intents it is relevant to, and where its pairs start; per pair (P of them): its hit,
+        # intent column, level (>= 1) and (topic row, intent) key. (The gathers in one compiled pass.)
+        (self.pair_count, self.first_pair, self.pair_hit, self.pair_intent, self.pair_level,
+         self.pair_key) = hit_pairs(*qrels.relevant_pairs, row, slot, self.n_columns)
         self._coverage: dict[int, np.ndarray] = {}
 
     def grid(self, values: np.ndarray, fill) -> np.ndarray:

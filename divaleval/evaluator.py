@@ -33,6 +33,7 @@ from .io.source import peek_input
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
 from .memory import release_unused_memory
+from .model import stored
 from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
 from .model.settings import Settings
@@ -270,6 +271,7 @@ class Evaluator:
             pending = helper.submit(self._warm_up, others, True)
             self._warm_up(novelty, False)
             pending.result()
+        stored.store(self.qrels)  # qrels read through the cache keep what was derived, for the next call
         release_unused_memory()
 
     def _warm_up(self, measures: list[Measure], table: bool) -> None:

@@ -7,15 +7,14 @@ otherwise stay resident beside the few MB the evaluation keeps.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-
-import pyarrow as pa
 
 _libc = None
 try:
     try:
         _libc = ctypes.CDLL("libc.so.6")  # glibc, by its usual name (find_library runs ldconfig: milliseconds)
     except OSError:
+        import ctypes.util  # (14 ms to import: subprocess, tempfile... only where libc.so.6 is not found)
+
         _libc = ctypes.CDLL(ctypes.util.find_library("c"))
     _trim = _libc.malloc_trim  # glibc only
 except (OSError, AttributeError, TypeError):
@@ -24,6 +23,8 @@ except (OSError, AttributeError, TypeError):
 
 def release_unused_memory() -> None:
     """Return the freed memory Arrow's pool and (with glibc) the C heap keep."""
+    import pyarrow as pa  # (loaded by whoever read something: not imported by --version)
+
     pa.default_memory_pool().release_unused()
     if _trim is not None:
         _trim(0)

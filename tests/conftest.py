@@ -15,6 +15,9 @@ NDEVAL_EXAMPLES = DATA / "ndeval" / "examples"
 NDEVAL_EDGE = DATA / "ndeval" / "edge"
 SHARED = Path(os.environ.get("DIVALEVAL_SHARED", ROOT.parent / "shared"))
 SAMPLE = ROOT / "sample_data"
+# No cache of qrels between calls (divaleval/model/stored.py): every test reads its qrels, and nothing is written
+# to the user's cache directory. tests/test_cache.py points it at a temporary directory.
+os.environ["DIVALEVAL_CACHE"] = "0"
 
 
 def shared_path(*parts: str) -> Path:

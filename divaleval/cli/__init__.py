@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 
-from ..memory import keep_large_blocks_in_heap
+from ..memory import keep_large_blocks_in_heap  # (ctypes only: pyarrow is imported when memory is released)
 from . import evaluate, ndeval  # noqa: F401  (each registers its command; the others load when named, group.py)
 from .evaluate import evaluate_command
 from .group import exit_interrupted, main_group

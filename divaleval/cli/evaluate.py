@@ -1,7 +1,9 @@
 """``divaleval [evaluate] [OPTIONS] QRELS RUN...``: the default command.
 
 Thin by design: options become one call of the library API, whose per-run
-results stream into the chosen output format.
+results stream into the chosen output format. The library is imported when the
+command runs, not when it is defined: ``--version``, ``--help`` and a bad option
+cost Python and click, not numpy and pyarrow (the option values: choices.py).
 """
 from __future__ import annotations
 
@@ -10,16 +12,8 @@ import sys
 import click
 
 from .. import __version__
-from ..api import (
-    check_stdin_once, load_aspects, load_preferences, load_qrels, make_settings, resolve_measures, risk_runs,
-    score_runs,
-)
-from ..compat import MODES
 from ..errors import DivalevalError, UsageError
-from ..io import parse_aspect_specs
-from ..output import FORMATS, make_writer
-from ..output.measures import measure_list
-from ..ranking import ORDERS
+from .choices import FORMATS, MODE_SUMMARIES, ORDERS
 from .group import CONTEXT, DEFAULT_COMMAND, DocumentedCommand, PlainContext, main_group
 from .progress import Progress, count_runs
 from .scaleout import cluster_options, placement
@@ -56,7 +50,7 @@ class EvaluateCommand(DocumentedCommand):
         super().format_epilog(ctx, formatter)
         group = ctx.parent.command if ctx.parent else None
         if isinstance(group, click.Group):
-            rows = [(name, group.get_command(ctx, name).get_short_help_str(80)) for name in group.list_commands(ctx)
+            rows = [(name, group.command_short_help(ctx, name)) for name in group.list_commands(ctx)
                     if name != DEFAULT_COMMAND]
             with formatter.section("Commands (each with its own --help)"):
                 formatter.write_dl(rows)
@@ -65,6 +59,8 @@ class EvaluateCommand(DocumentedCommand):
 def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
+    from ..output.measures import measure_list  # (the catalogue, without the evaluator's chain)
+
     click.echo(measure_list(), nl=False)
     ctx.exit(0)
 
@@ -98,9 +94,9 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.option("--topicwise", type=click.Choice(["sumlog", "max"]), default="sumlog", show_default=True,
               help="One level per document for ad hoc measures on intentwise qrels: "
                    "sumlog = floor(log2(S+1)) of the sum S of its levels (Sakai & Zeng), or max.")
-@click.option("--compat", type=click.Choice(sorted(MODES)), default=None,
+@click.option("--compat", type=click.Choice(sorted(MODE_SUMMARIES)), default=None,
               help="Reproduce a reference tool's conventions. "
-                   + "; ".join(f"{name}: {mode.summary}" for name, mode in sorted(MODES.items())) + ".")
+                   + "; ".join(f"{name}: {summary}" for name, summary in sorted(MODE_SUMMARIES.items())) + ".")
 @click.option("-c", "--complete", is_flag=True,
               help="Average over every qrels topic; a topic missing from a run scores 0.")
 @click.option("-M", "--depth", type=PlainInt(min=1), metavar="N",
@@ -139,6 +135,13 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
     levels L0, L1, ...); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
     """
+    from ..api import (
+        check_stdin_once, load_aspects, load_preferences, load_qrels, make_settings, resolve_measures, risk_runs,
+        score_runs,
+    )
+    from ..io import parse_aspect_specs
+    from ..output import make_writer
+
     if aspects and prefs:
         raise click.UsageError("--aspect and --prefs are different judgments: give one of them")
     if aspects:

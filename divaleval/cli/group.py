@@ -2,12 +2,16 @@
 
 Each command lives in its own module of this package and registers itself with
 ``@main_group.command``. The default command and ndeval are imported with the
-package; the others (:data:`LAZY_COMMANDS`) only when named, or for ``--help``,
-so that evaluating runs never pays for importing what it does not use.
+package; the others (:data:`LAZY_COMMANDS`) only when named, so that evaluating
+runs never pays for importing what it does not use. ``divaleval --help`` lists
+them by the ``short_help`` their module declares, read from its source
+(:func:`declared_short_help`) rather than by importing it (with numpy, pyarrow...).
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import inspect
 import signal
 import sys
 from typing import NoReturn
@@ -63,6 +67,15 @@ class DefaultGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(self.commands) | set(LAZY_COMMANDS))
 
+    def command_short_help(self, ctx: click.Context, name: str, limit: int = 80) -> str:
+        """A command's short help, without importing a lazy command's module where its source declares it."""
+        if name not in self.commands and name in LAZY_COMMANDS:
+            declared = declared_short_help(LAZY_COMMANDS[name])
+            if declared is not None:
+                return inspect.cleandoc(declared).strip()
+        command = self.get_command(ctx, name)
+        return command.get_short_help_str(limit) if command is not None else ""
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in LAZY_COMMANDS:
             importlib.import_module(f"{__package__}.{LAZY_COMMANDS[name]}")  # registers the command
@@ -84,6 +97,29 @@ class DefaultGroup(click.Group):
         name, command, rest = super().resolve_command(ctx, args)
         # Messages then say "divaleval -h", as the user typed no command name.
         return ("" if ctx.meta.get(IMPLICIT) else name), command, rest
+
+
+def declared_short_help(module: str) -> str | None:
+    """The ``short_help="..."`` (a literal) of the ``@main_group.command(...)`` in this package's ``module``,
+    read from its source; None where there is none to read (the caller then imports the module)."""
+    import ast  # (only for --help)
+
+    spec = importlib.util.find_spec(f"{__package__}.{module}")
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    try:
+        with open(spec.origin, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "command" \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "main_group":
+            for keyword in node.keywords:
+                if keyword.arg == "short_help" and isinstance(keyword.value, ast.Constant) \
+                        and isinstance(keyword.value.value, str):
+                    return keyword.value.value
+    return None
 
 
 class PlainContext(click.Context):

@@ -12,7 +12,6 @@ import time
 from typing import TextIO
 
 from ..errors import DivalevalError, warn_to_stderr
-from ..io import expand_run_paths
 
 REDRAW_SECONDS = 0.1
 BAR_WIDTH = 30
@@ -84,6 +83,8 @@ class Progress:
 
 def count_runs(runs: list[str]) -> int | None:
     """How many runs the arguments name (directories expanded), for the progress line."""
+    from ..io import expand_run_paths  # (io loads numpy and pyarrow: not for --help)
+
     try:
         return len(expand_run_paths(runs))
     except DivalevalError:  # reported when the runs are read

@@ -2,23 +2,22 @@
 that score runs or resample trials; :func:`divaleval.cluster.placed` resolves them."""
 from __future__ import annotations
 
-import logging
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator
 
 import click
 
-from ..cluster import Placement, PlacementNames, placed
-
 if TYPE_CHECKING:
+    from ..cluster import Placement
     from .progress import Progress
 
 SCHEDULER_HELP = ("Score runs (and draw the trials of randomised tests) on a Dask cluster (pip install "
                   "'divaleval[dask]'): tcp://HOST:PORT, a scheduler file, or local[:N] for N worker processes on "
                   "this machine; the output is the same.")
 SHIP_RUNS_HELP = "With --scheduler: send the run files to the workers (when they do not share this filesystem)."
-OPTION_NAMES = PlacementNames(jobs="-j N (processes here)", cluster="--scheduler (a Dask cluster)",
-                              scheduler="--scheduler", ship_runs="--ship-runs")
+# What the messages of cluster.check_placement call the choices here.
+OPTION_NAMES = dict(jobs="-j N (processes here)", cluster="--scheduler (a Dask cluster)", scheduler="--scheduler",
+                    ship_runs="--ship-runs")
 
 
 def cluster_options(command: Callable) -> Callable:
@@ -35,7 +34,11 @@ def placement(jobs: int, scheduler: str | None, ship_runs: bool, progress: Progr
 
     Raises divaleval's UsageError (options in conflict, Dask not installed) or ClusterError (not reachable).
     """
+    import logging
+
+    from ..cluster import PlacementNames, placed  # (the evaluator's chain: imported to work, not for --help)
+
     # What goes wrong reaches the user as one message of ours (FILE:LINE for a run), not as Dask's log lines.
-    with placed(jobs, scheduler, ship_runs=ship_runs, names=OPTION_NAMES, log_level=logging.CRITICAL,
+    with placed(jobs, scheduler, ship_runs=ship_runs, names=PlacementNames(**OPTION_NAMES), log_level=logging.CRITICAL,
                 on_connect=None if progress is None else progress.note) as place:
         yield place

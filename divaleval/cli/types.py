@@ -3,14 +3,18 @@ scripts' digits (``٣``) and, for reals, ``nan``; an option refuses them as a fi
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import click
 
-from ..io.table import INTEGER_PATTERN, REAL_PATTERN
 
-# The forms a file's integer and real fields may take.
-INTEGER = re.compile(INTEGER_PATTERN, re.ASCII)
-REAL = re.compile(REAL_PATTERN, re.ASCII)
+@cache
+def _form(kind: str) -> re.Pattern:
+    """The form a file's integer or real field may take (from io/table.py, which loads numpy and pyarrow:
+    imported when an option is first read, not to print --help or --version)."""
+    from ..io.table import INTEGER_PATTERN, REAL_PATTERN
+
+    return re.compile(INTEGER_PATTERN if kind == "integer" else REAL_PATTERN, re.ASCII)
 
 
 class _Bounds:
@@ -26,7 +30,7 @@ class PlainInt(_Bounds, click.IntRange):
     name = "integer"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, str) and not INTEGER.fullmatch(value):
+        if isinstance(value, str) and not _form("integer").fullmatch(value):
             self.fail(f"{value!r} is not an integer (ASCII digits, an optional sign)", param, ctx)
         return super().convert(value, param, ctx)
 
@@ -37,6 +41,6 @@ class PlainFloat(_Bounds, click.FloatRange):
     name = "number"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, str) and not REAL.fullmatch(value):
+        if isinstance(value, str) and not _form("real").fullmatch(value):
             self.fail(f"{value!r} is not a number (ASCII digits, sign, point, exponent)", param, ctx)
         return super().convert(value, param, ctx)

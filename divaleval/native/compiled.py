@@ -31,6 +31,11 @@ def kernels() -> ModuleType | None:
     return _built if os.environ.get(ENVIRONMENT, "1") != "0" else None
 
 
+def in_use() -> bool:
+    """Whether the compiled kernels are taken in this process (built, and not turned off)."""
+    return kernels() is not None
+
+
 def built() -> bool:
     """Whether the compiled kernels were built (whatever ``DIVALEVAL_NATIVE`` says)."""
     return _built is not None

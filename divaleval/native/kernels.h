@@ -5,6 +5,7 @@
  *   match.c   matching (group, text) keys to a table of judged keys (twin: divaleval/model/text_keys.py)
  *   print.c   printing numbers as printf("%.<digits>f") (twin: divaleval/output/formatting.py)
  *   sums.c    masked row sums, the blended ratio, P+'s parts (twins: divaleval/native/sums.py)
+ *   hits.c    the (hit, intent) pairs of a ranking's hits (twin: divaleval/native/hits.py)
  *   module.c  the method table
  *
  * Each stands in for a numpy, Arrow or Python path and either gives exactly what that path gives, bit for bit,
@@ -61,5 +62,10 @@ extern const char masked_row_sums_doc[], p_plus_parts_doc[], blended_ratio_doc[]
 PyObject *masked_row_sums(PyObject *self, PyObject *args);
 PyObject *p_plus_parts(PyObject *self, PyObject *args);
 PyObject *blended_ratio(PyObject *self, PyObject *args);
+
+/* hits.c */
+extern const char hit_pair_counts_doc[], hit_pairs_doc[];
+PyObject *hit_pair_counts(PyObject *self, PyObject *args);
+PyObject *hit_pairs(PyObject *self, PyObject *args);
 
 #endif

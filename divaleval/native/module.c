@@ -10,6 +10,8 @@ static PyMethodDef methods[] = {
     {"masked_row_sums", masked_row_sums, METH_VARARGS, masked_row_sums_doc},
     {"p_plus_parts", p_plus_parts, METH_VARARGS, p_plus_parts_doc},
     {"blended_ratio", blended_ratio, METH_VARARGS, blended_ratio_doc},
+    {"hit_pair_counts", hit_pair_counts, METH_VARARGS, hit_pair_counts_doc},
+    {"hit_pairs", hit_pairs, METH_VARARGS, hit_pairs_doc},
     {NULL, NULL, 0, NULL},
 };
 

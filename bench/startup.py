@@ -1,0 +1,145 @@
+"""The fixed cost of a call: start-up, the smallest evaluation, one real run, and 50 calls of one run each.
+
+A section of ``bench/bench.py`` (it calls :func:`bench_startup` with its timer and the ndeval it built);
+every figure is a ratio against a reference timed in the same run, so that a loaded machine moves both:
+
+* ``divaleval --version`` against ``python -c pass`` (target: within 0.1 s);
+* the smallest evaluation (sample_data) and one TREC 2012 run (../shared) against Python's start-up plus
+  numpy's import (target: within about twice that), and the TREC 2012 run against ndeval -O2 (within 2x);
+* 50 calls of one run each on the benchmark's qrels, as a grading script makes them, with the cache of
+  qrels (divaleval/model/stored.py; its first call, which fills it, timed apart) against 50 calls of
+  ndeval -O2 (target: at least 5x faster), with the output checked identical to one call on every run.
+
+Short commands are timed several times and their median taken. Run alone:
+``python bench/startup.py QRELS RUN...`` (no ndeval, only divaleval's figures).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+BIN = Path(sys.executable).parent
+SHARED = Path(os.environ.get("DIVALEVAL_SHARED", ROOT.parent / "shared"))
+REPEAT = 7
+
+
+def median_seconds(argv: list, repeat: int = REPEAT, env: dict | None = None) -> float:
+    """The median wall time of ``argv`` (output discarded) over ``repeat`` runs; a failure stops the bench."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        done = subprocess.run([str(a) for a in argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        times.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            sys.exit(f"failed ({done.returncode}): {' '.join(map(str, argv))}\n{done.stderr.decode()}")
+    return statistics.median(times)
+
+
+def with_cache(directory: Path | str) -> dict:
+    return {**os.environ, "DIVALEVAL_CACHE": str(directory)}
+
+
+def calls_of_one_run(argv: list, qrels: Path, runs: list[Path], out: Path, env: dict) -> float:
+    """Wall seconds of one call of ``argv QRELS RUN`` per run, as a grading script makes them; outputs
+    concatenated into ``out``."""
+    total = 0.0
+    with open(out, "wb") as collected:
+        for run in runs:
+            start = time.perf_counter()
+            done = subprocess.run([str(a) for a in [*argv, qrels, run]], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=env)
+            total += time.perf_counter() - start
+            if done.returncode != 0:
+                sys.exit(f"failed: {argv} {run}\n{done.stderr.decode()}")
+            collected.write(done.stdout)
+    return total
+
+
+def bench_startup(qrels: Path, runs: list[Path], results: Path, ndeval: list[str] | None,
+                  ndeval_calls: float | None, whole: Path | None) -> list[tuple[str, bool]]:
+    """Print the section's table; return its targets (text, met).
+
+    ndeval: the ndeval -O2 command, or None; ndeval_calls: the seconds its one call per run took on
+    ``runs`` (bench.py times it), or None; whole: divaleval's output for every run in one call, which the
+    calls of one run each must reproduce (without the header each call repeats)."""
+    divaleval = BIN / "divaleval"
+    off = with_cache("0")
+    cache = results / "qrels-cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    python = median_seconds([sys.executable, "-c", "pass"])
+    numpy = median_seconds([sys.executable, "-c", "import numpy"])
+    version = median_seconds([divaleval, "--version"])
+    help_text = median_seconds([divaleval, "--help"])
+    sample = median_seconds([divaleval, ROOT / "sample_data" / "qrels.txt", ROOT / "sample_data" / "runs" / "bm25.txt"],
+                            env=off)
+    rows = [("python -c pass", python), ("python -c 'import numpy'", numpy), ("divaleval --version", version),
+            ("divaleval --help", help_text), ("divaleval, sample_data (1 run)", sample)]
+    targets = [(f"--version within 0.1 s of python -c pass ({version:.3f} s vs {python:.3f} s)",
+                version - python <= 0.1),
+               (f"sample_data within 2x of Python's start-up plus numpy's import ({sample:.3f} s vs "
+                f"{numpy:.3f} s: {sample / numpy:.2f}x)", sample <= 2 * numpy)]
+
+    year = SHARED / "data" / "trec-web" / "2012"
+    trec_runs = sorted((year / "baseline-runs").glob("*/*.txt"))
+    if trec_runs:
+        trec_qrels = year / "qrels-for-ndeval.txt"
+        run = trec_runs[0]
+        cold = median_seconds([divaleval, trec_qrels, run], env=off)
+        warm = median_seconds([divaleval, trec_qrels, run], env=with_cache(cache))
+        rows += [(f"divaleval, TREC 2012 ({run.parent.name}/{run.name}), no cache", cold),
+                 ("  the same, cache of qrels warm", warm)]
+        targets.append((f"one TREC 2012 run within 2x of Python's start-up plus numpy's import ({cold:.3f} s, "
+                        f"{cold / numpy:.2f}x)", cold <= 2 * numpy))
+        if ndeval:
+            theirs = median_seconds([*ndeval, trec_qrels, run])
+            rows.append(("ndeval -O2, TREC 2012, the same run", theirs))
+            targets.append((f"one TREC 2012 run within 2x of ndeval -O2 ({cold:.3f} s vs {theirs:.3f} s: "
+                            f"{cold / theirs:.2f}x)", cold <= 2 * theirs))
+    else:
+        print(f"  TREC 2012: skipped ({year} not available)")
+
+    first = results / "startup.first.out"
+    seconds_first = calls_of_one_run([divaleval], qrels, runs[:1], first, with_cache(cache))
+    calls_out = results / "startup.calls.out"
+    seconds_calls = calls_of_one_run([divaleval], qrels, runs, calls_out, with_cache(cache))
+    off_calls = calls_of_one_run([divaleval], qrels, runs[:3], results / "startup.off.out", off) / 3 * len(runs)
+    rows += [("divaleval, first call (fills the cache)", seconds_first),
+             (f"divaleval, {len(runs)} calls of 1 run, cache warm", seconds_calls),
+             (f"divaleval, {len(runs)} calls of 1 run, no cache (3 timed, scaled)", off_calls)]
+    if ndeval_calls:
+        rows.append((f"ndeval -O2, {len(runs)} calls of 1 run", ndeval_calls))
+        targets.append((f"{len(runs)} calls of one run at least 5x faster than {len(runs)} ndeval -O2 calls "
+                        f"({ndeval_calls / seconds_calls:.2f}x)", ndeval_calls >= 5 * seconds_calls))
+    if whole is not None:
+        lines = whole.read_bytes().splitlines(keepends=True)
+        header = lines[:1]
+        body = [line for line in calls_out.read_bytes().splitlines(keepends=True) if line not in header]
+        targets.append((f"{len(runs)} calls of one run (cache warm) print what one call on every run prints",
+                        body == lines[1:]))
+    width = max(len(label) for label, _ in rows) + 2
+    for label, seconds in rows:
+        print(f"  {label:<{width}}{seconds:9.3f} s")
+    per_call = seconds_calls / len(runs)
+    print(f"  a call of one run with the cache warm: {per_call:.3f} s, of which Python and numpy's import "
+          f"{numpy:.3f} s")
+    return targets
+
+
+def main() -> None:
+    qrels, *runs = map(Path, sys.argv[1:])
+    results = Path(os.environ.get("TMPDIR", "/tmp")) / "divaleval-startup"
+    results.mkdir(exist_ok=True)
+    for text, met in bench_startup(qrels, runs, results, None, None, None):
+        print(f"  [{'met' if met else 'NOT MET'}] {text}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+/* The (hit, intent) pairs of a ranking's hits (twin: divaleval/native/hits.py; used by divaleval/context.py's Hits).
+ *
+ * A hit is a ranked document relevant to some intent; its judged row's relevant intents are
+ * intents[pointer[row]:pointer[row + 1]] (ascending), at levels[...] (the qrels' relevant_pairs). Expanding
+ * them is a few gathers over every pair of a run, done here in two passes without the GIL (so that the reader
+ * threads go on meanwhile): the counts and where each hit's pairs start, then the pairs themselves. Integer
+ * work only, so the twin's values exactly; a row out of range makes the kernel decline (None).
+ */
+#include "kernels.h"
+
+KERNEL_DOC(hit_pair_counts_doc,
+"hit_pair_counts(pointer, row, count, first) -> total pairs, or None\n\n"
+"count[h] = pointer[row[h] + 1] - pointer[row[h]] and first[h] = count[0] + ... + count[h - 1]: pointer int64\n"
+"(rows + 1), row, count and first int64 (hits). None (nothing written that matters) for a row out of range.");
+
+PyObject *hit_pair_counts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer pointer, row, count, first;
+    if (!PyArg_ParseTuple(args, "y*y*w*w*:hit_pair_counts", &pointer, &row, &count, &first)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t rows = pointer.len / 8 - 1, hits = row.len / 8;
+    if (pointer.len % 8 || rows < 0 || row.len % 8 || count.len != row.len || first.len != row.len) {
+        PyErr_SetString(PyExc_ValueError, "hit_pair_counts: arrays of the wrong sizes");
+        goto release;
+    }
+    const int64_t *start = pointer.buf, *hit_row = row.buf;
+    int64_t *pairs = count.buf, *begin = first.buf, total = 0;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t h = 0; h < hits; h++) {
+        int64_t r = hit_row[h];
+        if (r < 0 || r >= rows) { bad = 1; break; }
+        begin[h] = total;
+        pairs[h] = start[r + 1] - start[r];
+        total += pairs[h];
+    }
+    Py_END_ALLOW_THREADS
+    if (bad) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else {
+        result = PyLong_FromLongLong(total);
+    }
+release:
+    PyBuffer_Release(&pointer);
+    PyBuffer_Release(&row);
+    PyBuffer_Release(&count);
+    PyBuffer_Release(&first);
+    return result;
+}
+
+KERNEL_DOC(hit_pairs_doc,
+"hit_pairs(pointer, intents, levels, row, slot, count, first, columns, pair_hit, pair_intent, pair_level, pair_key)\n\n"
+"For every hit h and k < count[h], pair p = first[h] + k: pair_hit[p] = h, pair_intent[p] = intents[i] and\n"
+"pair_level[p] = levels[i] with i = pointer[row[h]] + k, pair_key[p] = slot[h] * columns + pair_intent[p].\n"
+"int64 arrays but levels and pair_level (int16); count and first as hit_pair_counts made them. Returns True,\n"
+"or None (outputs not filled) where a pair lies outside intents.");
+
+PyObject *hit_pairs(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer pointer, intents, levels, row, slot, count, first, out_hit, out_intent, out_level, out_key;
+    Py_ssize_t columns;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*nw*w*w*w*:hit_pairs", &pointer, &intents, &levels, &row, &slot,
+                          &count, &first, &columns, &out_hit, &out_intent, &out_level, &out_key))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t hits = row.len / 8, pairs = out_hit.len / 8, known = intents.len / 8;
+    if (row.len % 8 || slot.len != row.len || count.len != row.len || first.len != row.len ||
+        out_intent.len != out_hit.len || out_key.len != out_hit.len || out_level.len != pairs * 2 ||
+        levels.len != known * 2 || intents.len % 8 || pointer.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "hit_pairs: arrays of the wrong sizes");
+        goto release;
+    }
+    const int64_t *start = pointer.buf, *intent = intents.buf, *hit_row = row.buf, *hit_slot = slot.buf;
+    const int64_t *pair_count = count.buf, *pair_first = first.buf;
+    const int16_t *level = levels.buf;
+    int64_t *to_hit = out_hit.buf, *to_intent = out_intent.buf, *to_key = out_key.buf;
+    int16_t *to_level = out_level.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t rows = pointer.len / 8 - 1;
+    for (Py_ssize_t h = 0; h < hits && !bad; h++) {
+        if (hit_row[h] < 0 || hit_row[h] >= rows) { bad = 1; break; }
+        int64_t from = start[hit_row[h]], p = pair_first[h], n = pair_count[h];
+        if (from < 0 || n < 0 || from + n > known || p < 0 || p + n > pairs) { bad = 1; break; }
+        int64_t key = hit_slot[h] * (int64_t)columns;
+        for (int64_t k = 0; k < n; k++) {
+            to_hit[p + k] = h;
+            to_intent[p + k] = intent[from + k];
+            to_level[p + k] = level[from + k];
+            to_key[p + k] = key + intent[from + k];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = bad ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&pointer);
+    PyBuffer_Release(&intents);
+    PyBuffer_Release(&levels);
+    PyBuffer_Release(&row);
+    PyBuffer_Release(&slot);
+    PyBuffer_Release(&count);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&out_hit);
+    PyBuffer_Release(&out_intent);
+    PyBuffer_Release(&out_level);
+    PyBuffer_Release(&out_key);
+    return result;
+}

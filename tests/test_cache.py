@@ -1,0 +1,162 @@
+"""The cache of qrels between calls (divaleval/model/stored.py): the same output bytes with it, without it, cold and
+warm; a damaged, foreign or unwritable entry is ignored; changed qrels never hit an old entry.
+
+The reference is divaleval's own output with the cache off (DIVALEVAL_CACHE=0, as every other test runs, which
+the golden suites hold to ndeval's and the other tools' outputs): the cache must not change a byte of it."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE
+
+QRELS = SAMPLE / "qrels.txt"
+RUNS = SAMPLE / "runs"
+# The ndeval set, then the catalogue at a relevance threshold (more derived quantities, the qrels at level 2).
+CALLS = [[], ["-m", "all", "--rel-min", "2", "-f", "json"]]
+
+
+def divaleval(cache: str, *args) -> bytes:
+    """Standard output of ``divaleval ARGS`` with ``DIVALEVAL_CACHE=cache`` (it must succeed), in this process
+    (click's runner; the command's start-up is not what is tested here)."""
+    from click.testing import CliRunner
+
+    from divaleval.cli import main_group
+
+    done = CliRunner().invoke(main_group, list(map(str, args)), env={"DIVALEVAL_CACHE": cache})
+    assert done.exit_code == 0, (done.output, done.exception)
+    return done.stdout_bytes
+
+
+def entries(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.qrels"))
+
+
+def test_same_bytes_cold_warm_and_off(tmp_path):
+    cache = tmp_path / "cache"
+    for options in CALLS:
+        expected = divaleval("0", *options, QRELS, RUNS)
+        assert divaleval(str(cache), *options, QRELS, RUNS) == expected, options  # cold (or adding to the entry)
+        assert divaleval(str(cache), *options, QRELS, RUNS) == expected, options  # warm
+    assert len(entries(cache)) == 1  # one entry for one qrels, holding what every call derived
+
+
+def test_an_entry_named_for_other_bytes_never_hits(tmp_path):
+    """Qrels changed in place (same size, one level) get an entry of their own; each call's numbers are those
+    of the bytes it read."""
+    cache, qrels = tmp_path / "cache", tmp_path / "qrels.txt"
+    text = QRELS.read_text()
+    qrels.write_text(text)
+    first = divaleval(str(cache), qrels, RUNS)
+    line = next(line for line in text.splitlines() if line.endswith(" 1"))
+    qrels.write_text(text.replace(line + "\n", line[:-1] + "0\n", 1))
+    assert len(qrels.read_text()) == len(text)
+    changed = divaleval(str(cache), qrels, RUNS)
+    assert changed == divaleval("0", qrels, RUNS) and changed != first
+    assert len(entries(cache)) == 2
+
+
+def test_the_same_bytes_under_another_name_name_that_file(tmp_path):
+    cache, copy = tmp_path / "cache", tmp_path / "judgments.txt"
+    copy.write_bytes(QRELS.read_bytes())
+    divaleval(str(cache), QRELS, RUNS)
+    from divaleval.model import stored
+
+    os.environ["DIVALEVAL_CACHE"] = str(cache)
+    try:
+        loaded = stored.load_qrels(str(copy))
+    finally:
+        os.environ["DIVALEVAL_CACHE"] = "0"
+    assert loaded.name == str(copy) and loaded.cache  # from the entry (its derived quantities), named as read
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "garbage"])
+def test_a_damaged_entry_is_ignored_and_written_again(tmp_path, damage):
+    cache = tmp_path / "cache"
+    expected = divaleval("0", QRELS, RUNS)
+    divaleval(str(cache), QRELS, RUNS)
+    [entry] = entries(cache)
+    data = entry.read_bytes()
+    damaged = {"truncated": data[: len(data) // 2], "flipped": data[:-100] + bytes([data[-100] ^ 1]) + data[-99:],
+               "empty": b"", "garbage": b"not an entry at all"}[damage]
+    entry.write_bytes(damaged)
+    from divaleval.model import stored
+
+    assert stored._read_entry(entry) is None
+    assert divaleval(str(cache), QRELS, RUNS) == expected
+    assert entry.read_bytes() != damaged and stored._read_entry(entry) is not None  # written whole again
+
+
+def test_an_unwritable_cache_only_reads(tmp_path, monkeypatch):
+    """A directory that cannot be made (its parent is a file) or written (mkstemp refused, as on a read-only
+    filesystem): every call still evaluates, with the same bytes."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    expected = divaleval("0", QRELS, RUNS)
+    assert divaleval(str(blocker / "cache"), QRELS, RUNS) == expected
+
+    import tempfile
+
+    import divaleval as library
+    from divaleval.model import stored
+
+    cache = tmp_path / "cache"
+    divaleval(str(cache), QRELS, RUNS)  # an entry, then the directory "read-only"
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    monkeypatch.setenv("DIVALEVAL_CACHE", str(cache))
+    before = entries(cache)[0].read_bytes()
+    warm = library.evaluate(str(QRELS), str(RUNS), ["all"], warn=lambda m: None)  # derives more: cannot write it
+    monkeypatch.setenv("DIVALEVAL_CACHE", "0")
+    cold = library.evaluate(str(QRELS), str(RUNS), ["all"], warn=lambda m: None)
+    assert warm.equals(cold)
+    assert entries(cache)[0].read_bytes() == before
+    assert not list(cache.glob("*.tmp"))
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file away needs root")
+def test_an_entry_another_user_owns_is_not_read(tmp_path):
+    from divaleval.io.source import read_input
+    from divaleval.model import stored
+
+    cache = tmp_path / "cache"
+    divaleval(str(cache), QRELS, RUNS)
+    [entry] = entries(cache)
+    assert stored._read_entry(entry) is not None
+    os.chown(entry, 65534, 65534)
+    assert stored._read_entry(entry) is None  # unpickling runs code: only our own entries are trusted
+    assert read_input(str(QRELS)).name == str(QRELS)
+
+
+def test_concurrent_writers_leave_a_whole_entry(tmp_path, monkeypatch):
+    from divaleval.model import stored
+
+    monkeypatch.setenv("DIVALEVAL_CACHE", "0")
+    qrels = stored.load_qrels(str(QRELS))
+    qrels.judged_table  # something derived, so that the entry is not trivial
+    path = tmp_path / "cache" / "entry.qrels"
+    writers = [threading.Thread(target=stored._write_entry, args=(path, qrels)) for _ in range(6)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    read = stored._read_entry(path)
+    assert read is not None and (read.levels == qrels.levels).all() and read.topic_ids == qrels.topic_ids
+    assert [p.name for p in path.parent.iterdir()] == ["entry.qrels"]  # no temporary left behind
+
+
+@pytest.mark.parametrize("value", ["0", "off", "", "OFF"])
+def test_turned_off(value, monkeypatch, tmp_path):
+    from divaleval.model import stored
+
+    monkeypatch.setenv("DIVALEVAL_CACHE", value)
+    assert stored.cache_directory() is None
+    monkeypatch.delenv("DIVALEVAL_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert stored.cache_directory() == tmp_path / "divaleval"

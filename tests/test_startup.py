@@ -1,0 +1,108 @@
+"""Start-up: ``divaleval --version``, ``--help`` and a bad option import what they use, not numpy, pyarrow or
+pandas (checked on the modules a fresh process holds, never on a timing: the times are in ``make bench``);
+and the command line's plain copies of option values (cli/choices.py) equal the values they copy."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import click
+import pytest
+
+HEAVY = ("numpy", "pyarrow", "pandas", "divaleval.api", "divaleval.evaluator")
+
+# Runs the command's entry point in a fresh interpreter, then prints which heavy modules it had imported.
+PROBE = """
+import json, sys
+from divaleval.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stdout.flush()
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)) + "\\n")
+"""
+
+
+def imported_by(*args: str) -> tuple[list[str], str]:
+    """(the heavy modules imported, standard output) of ``divaleval ARGS`` in a fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args], capture_output=True, text=True,
+                          timeout=120)
+    line = [text for text in done.stderr.splitlines() if text.startswith("MODULES ")][-1]
+    return json.loads(line.removeprefix("MODULES ")), done.stdout
+
+
+@pytest.mark.parametrize("args", [("--version",), ("--help",), ("-h",), (), ("-m",), ("--order", "nowhere", "q", "r"),
+                                  ("--compat", "nosuchtool", "q", "r")])
+def test_no_numpy_to_print_version_help_or_a_usage_error(args):
+    heavy, _ = imported_by(*args)
+    assert heavy == [], f"divaleval {' '.join(args)} imported {heavy}"
+
+
+def test_version_and_help_print_what_they_did():
+    from divaleval import __version__
+
+    _, out = imported_by("--version")
+    assert out == f"divaleval, version {__version__}\n"
+    _, out = imported_by("--help")
+    assert "--compat [evalir|ntcireval]" in out and "Commands (each with its own --help)" in out
+    for name in ("compare", "meta", "validate", "ndeval"):
+        assert f"\n  {name} " in out
+
+
+def test_import_divaleval_is_lazy_and_complete():
+    code = ("import sys, divaleval; heavy = [m for m in ('numpy', 'pyarrow', 'pandas') if m in sys.modules]; "
+            "names = [n for n in divaleval.__all__ if getattr(divaleval, n, None) is None]; print(heavy, names)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "[] []"
+
+
+def test_public_names_and_submodules_resolve():
+    import divaleval
+    from divaleval.api import evaluate
+    from divaleval.model import Qrels
+
+    assert divaleval.evaluate is evaluate and divaleval.Qrels is Qrels
+    assert divaleval.api.load_qrels is divaleval.load_qrels
+    with pytest.raises(AttributeError):
+        divaleval.no_such_name  # noqa: B018
+
+
+def test_option_values_copied_for_the_command_line_equal_the_library_s():
+    from divaleval.cli import choices
+    from divaleval.compat import MODES
+    from divaleval.output import FORMATS
+    from divaleval.ranking import ORDERS
+
+    assert choices.ORDERS == ORDERS
+    assert choices.FORMATS == FORMATS
+    assert choices.MODE_SUMMARIES == {name: mode.summary for name, mode in MODES.items()}
+
+
+def test_short_help_read_from_source_is_the_command_s():
+    """The commands list of --help reads each lazy command's short help from its source: it must be what the
+    command, imported, says (and every lazy command declares one as a literal, or --help imports it)."""
+    from divaleval.cli import main_group
+    from divaleval.cli.group import LAZY_COMMANDS, declared_short_help
+
+    ctx = click.Context(main_group)
+    for name, module in LAZY_COMMANDS.items():
+        declared = declared_short_help(module)
+        assert declared is not None, f"{module}.py declares no literal short_help: --help would import it"
+        assert main_group.command_short_help(ctx, name) == main_group.get_command(ctx, name).get_short_help_str(80)
+
+
+def test_lazy_names_are_the_type_checking_imports():
+    """divaleval/__init__.py names each public name twice: in _PUBLIC (what __getattr__ imports) and in the
+    imports under TYPE_CHECKING (for type checkers and the API reference): the same names from the same modules."""
+    import ast
+    from pathlib import Path
+
+    import divaleval
+
+    tree = ast.parse(Path(divaleval.__file__).read_text())
+    block = next(node for node in tree.body if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING")
+    imported = {alias.name: node.module for node in block.body for alias in node.names}
+    assert imported == divaleval._PUBLIC
+    assert set(imported) | {"__version__"} == set(divaleval.__all__)
