@@ -25,9 +25,8 @@ DEFAULT_COMMAND = "evaluate"
 
 # Commands imported only when named: command name -> module of this package.
 LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "gdeval": "gdeval", "meta": "meta",
-                 "trec_eval": "trec_eval",
-                 "simulate-preferences": "simulate_preferences", "validate": "validate"}
-LAZY_COMMANDS["topics-needed"] = "topics_needed"
+                 "simulate-preferences": "simulate_preferences", "topics-needed": "topics_needed",
+                 "trec_eval": "trec_eval", "validate": "validate"}
 
 IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
 
