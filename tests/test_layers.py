@@ -22,10 +22,10 @@ LAYERS = [
     {"context"},
     {"measures"},
     {"engine"},
-    {"results", "aggregate"},
+    {"results", "aggregate", "labels"},  # labels: runs' short names, for every report
     {"evaluator", "cluster"},  # cluster: the Dask back end of the evaluator (and of the resampling blocks)
     {"stats"},                 # pure numpy over a topics x runs matrix, knowing no measure
-    {"meta", "axioms"},        # consume score matrices (meta) or score generated cases (axioms)
+    {"meta", "axioms", "report"},  # consume score matrices (meta, report: the organiser's) or score cases (axioms)
     {"output"},
     {"api"},
     {"cli", "__init__", "__main__"},

@@ -21,6 +21,7 @@ DEFAULT_COMMAND = "evaluate"
 LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "gdeval": "gdeval", "meta": "meta",
                  "trec_eval": "trec_eval",
                  "simulate-preferences": "simulate_preferences", "validate": "validate"}
+LAZY_COMMANDS["report"] = "report"  # the organiser's report (cli/report.py)
 
 IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
 
