@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .tables import REPORT_FORMATS, csv_text, format_p, json_lines, text_table
+from .tables import REPORT_FORMATS, csv_text, format_p, json_lines, run_names, text_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,17 +22,19 @@ COMPARE_FORMATS = REPORT_FORMATS
 def comparison_table(cube: ScoreCube, rows: pd.DataFrame, trials: int, alpha: float) -> str:
     """The comparison as text tables: the means, then the differences (intervals at level 1 - alpha)."""
     means = cube.means()
+    names, legend = run_names(cube.runs, cube.runids)
     header = f"{len(cube.runs)} runs, {len(cube.topics)} topics; randomised tests: {trials} trials"
-    means_table = text_table([[run, *(f"{v:.4f}" for v in means[r])] for r, run in enumerate(cube.runs)],
+    means_table = text_table([[run, *(f"{v:.4f}" for v in means[r])] for r, run in enumerate(names.values())],
                              ["run", *cube.measures])
     level = f"{100 * (1 - alpha):g}% CI"
-    body = [[row.measure, row.run_a, row.run_b, f"{row.diff:+.4f}", f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]",
+    body = [[row.measure, names[row.run_a], names[row.run_b], f"{row.diff:+.4f}",
+             f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]",
              f"{row.effect_dz:+.3f}", format_p(row.p_t), format_p(row.p_t_holm), format_p(row.p_rand, trials),
              format_p(row.p_rand_holm, trials), format_p(row.p_hsd, trials)]
             for row in rows.itertuples(index=False)]
     tests = text_table(body, ["measure", "run A", "run B", "A - B", level, "d_z", "p(t)", "Holm", "p(rand)", "Holm",
                               "p(HSD)"], names=3)
-    return f"{header}\n\nMeans\n{means_table}\n\nDifferences (two-sided p-values)\n{tests}"
+    return f"{header}\n\nMeans\n{means_table}\n\nDifferences (two-sided p-values)\n{tests}" + legend
 
 
 def render_comparison(cube: ScoreCube, rows: pd.DataFrame, fmt: str, trials: int, alpha: float) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .tables import REPORT_FORMATS, csv_text, fixed, json_lines, text_table
+from .tables import REPORT_FORMATS, csv_text, fixed, json_lines, run_names, text_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,10 +116,11 @@ def gold_table(report: MetaReport) -> str:
 
 
 def asl_table(report: MetaReport) -> str:
-    rows = [[r.measure, r.method, r.rank, r.run_a, r.run_b, f"{r.diff:+.4f}", f"{r.p:.4f}"]
+    names, legend = run_names(report.cube.runs, report.cube.runids)
+    rows = [[r.measure, r.method, r.rank, names[r.run_a], names[r.run_b], f"{r.diff:+.4f}", f"{r.p:.4f}"]
             for r in report.tables["asl"].itertuples(index=False)]
     return ("ASL curves: every pair's p-value, sorted per measure and method\n"
-            + text_table(rows, ["measure", "method", "rank", "run A", "run B", "A - B", "p"], names=2))
+            + text_table(rows, ["measure", "method", "rank", "run A", "run B", "A - B", "p"], names=2) + legend)
 
 
 RENDER: dict[str, Callable[[MetaReport], str]] = {
