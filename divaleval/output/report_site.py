@@ -152,7 +152,8 @@ def _svg(figure) -> Markup:
     with matplotlib.rc_context({"svg.hashsalt": "divaleval", "svg.fonttype": "none"}):
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
-    return Markup(text[text.index("<svg"):])
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text[text.index("<svg"):], flags=re.S)  # RDF, no use inline
+    return Markup(text)
 
 
 def figure_block(svg: Markup | None, alt: str, caption: str, numbers: Markup) -> Markup:
