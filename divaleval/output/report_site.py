@@ -203,25 +203,42 @@ def tau_figure(tau: pd.DataFrame) -> Markup:
     return _svg(figure)
 
 
-def topics_figure(view: pd.DataFrame, label: str, measure: str) -> Markup:
-    from matplotlib.figure import Figure
+class TopicsFigure:
+    """The bars of a run's per-topic scores against each topic's best, median and worst, drawn for every run on
+    one figure whose data alone change (the topics, the scale and the markers of best, median and worst are the
+    same on every run's page): a hundred pages cost a hundred savefig calls, not a hundred layouts."""
 
-    count = len(view)
-    figure = Figure(figsize=(min(11.0, max(6.4, 0.06 * count + 4)), 3.4), layout="constrained")
-    ax = figure.subplots()
-    x = list(range(count))
-    ax.bar(x, view["score"], width=0.8, color="#2c7fb8", label=label)
-    ax.plot(x, view["best"], linestyle="none", marker="v", markersize=3.5, color="#1a7f37", label="best")
-    ax.plot(x, view["median"], linestyle="none", marker="_", markersize=7, mew=1.6, color="#111", label="median")
-    ax.plot(x, view["worst"], linestyle="none", marker="^", markersize=3.5, color="#b42318", label="worst")
-    step = max(1, math.ceil(count / 50))
-    ax.set_xticks(x[::step], list(view["topic"])[::step], rotation=90, fontsize=6)
-    ax.set_xlim(-0.8, count - 0.2)
-    ax.set_xlabel("topic")
-    ax.set_ylabel(measure)
-    ax.legend(fontsize=7, ncols=4, loc="upper right", bbox_to_anchor=(1, 1.18), frameon=False)
-    ax.grid(True, axis="y", linewidth=0.3)
-    return _svg(figure)
+    def __init__(self, summary: pd.DataFrame, measure: str) -> None:
+        from matplotlib.figure import Figure
+
+        block = summary[summary["measure"] == measure]
+        topics = list(block["topic"])
+        count = len(topics)
+        x = list(range(count))
+        self.figure = Figure(figsize=(min(11.0, max(6.4, 0.06 * count + 4)), 3.4))
+        self.figure.subplots_adjust(left=0.08, right=0.99, bottom=0.2, top=0.88)
+        ax = self.figure.subplots()
+        low = min(0.0, float(block["worst"].min()))
+        high = float(block["best"].max()) or 1.0
+        self.bars = ax.vlines(x, 0.0, [0.0] * count, colors="#2c7fb8", linewidth=max(1.0, 300.0 / max(count, 1)),
+                              label="this run")
+        ax.plot(x, block["best"], linestyle="none", marker="v", markersize=3.5, color="#1a7f37", label="best")
+        ax.plot(x, block["median"], linestyle="none", marker="_", markersize=7, mew=1.6, color="#111",
+                label="median")
+        ax.plot(x, block["worst"], linestyle="none", marker="^", markersize=3.5, color="#b42318", label="worst")
+        step = max(1, math.ceil(count / 50))
+        ax.set_xticks(x[::step], topics[::step], rotation=90, fontsize=6)
+        ax.set_xlim(-0.8, count - 0.2)
+        ax.set_ylim(low, high + 0.05 * (high - low))
+        ax.set_xlabel("topic", fontsize=8)
+        ax.set_ylabel(measure, fontsize=8)
+        ax.legend(fontsize=7, ncols=4, loc="lower right", bbox_to_anchor=(1, 1.0), frameon=False)
+        ax.grid(True, axis="y", linewidth=0.3)
+        self.x = x
+
+    def draw(self, scores) -> Markup:
+        self.bars.set_segments([[(x, 0.0), (x, float(v))] for x, v in zip(self.x, scores)])
+        return _svg(self.figure)
 
 
 # -- pages -------------------------------------------------------------------------------------------------------
@@ -381,7 +398,7 @@ def index_page(report: TrackReport, hrefs: dict[str, str], figures: bool) -> str
     return page("Evaluation report", body)
 
 
-def run_page(report: TrackReport, run: int, hrefs: dict[str, str], figures: bool) -> str:
+def run_page(report: TrackReport, run: int, hrefs: dict[str, str], drawing: TopicsFigure | None) -> str:
     from ..report import run_topic_view, topic_extremes
 
     cube, label = report.cube, report.labels[run]
@@ -406,7 +423,7 @@ def run_page(report: TrackReport, run: int, hrefs: dict[str, str], figures: bool
     below = int((view["vs_median"] < 0).sum())
     alt = (f"Bars: {label}'s {report.measure} on each of {len(view)} topics, with markers for the topic's best, "
            f"median and worst over all {len(cube.runs)} runs; above the median on {above} topics, below on {below}.")
-    svg = topics_figure(view, label, report.measure) if figures else None
+    svg = drawing.draw(view["score"]) if drawing is not None else None
     gains, losses = topic_extremes(view, EXTREME_TOPICS)
     extremes_headers = ["topic", label, "median", "vs median"]
 
@@ -461,8 +478,9 @@ def site_files(report: TrackReport, figures: bool | None = None,
     yield "index.html", index_page(report, hrefs, figures)
     if progress:
         progress(1)
+    drawing = TopicsFigure(report.summary, report.measure) if figures else None
     for run in range(len(report.labels)):
-        yield names[run], run_page(report, run, hrefs, figures)
+        yield names[run], run_page(report, run, hrefs, drawing)
         if progress:
             progress(1)
 
