@@ -115,7 +115,7 @@ table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0; }
 th, td { padding: .15rem .5rem; border-bottom: 1px solid #e3e3e3; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding: .3rem 0; }
-.pair { display: grid; grid-template-columns: minmax(0, 3fr) minmax(16rem, 2fr); gap: 1rem; align-items: start; }
+.pair { display: grid; grid-template-columns: minmax(20rem, 1fr) auto; gap: 1.5rem; align-items: start; }
 .pair .numbers { max-height: 32rem; overflow: auto; }
 figure { margin: .5rem 0; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .85rem; color: #444; }
