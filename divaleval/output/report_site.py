@@ -184,23 +184,9 @@ def means_figure(ranking: pd.DataFrame, measure: str, level: str) -> Markup:
 
 
 def tau_figure(tau: pd.DataFrame) -> Markup:
-    from matplotlib.figure import Figure
+    from .plots import tau_heatmap_figure
 
-    size = len(tau)
-    side = max(3.2, 0.4 * size + 1.8)
-    figure = Figure(figsize=(side + 1.2, side), layout="constrained")
-    ax = figure.subplots()
-    image = ax.imshow(tau.to_numpy(), cmap="RdBu_r", vmin=-1, vmax=1)
-    ax.set_xticks(range(size), list(tau.columns), rotation=90, fontsize=7)
-    ax.set_yticks(range(size), list(tau.index), fontsize=7)
-    if size <= 16:
-        for i in range(size):
-            for j in range(size):
-                value = tau.iat[i, j]
-                ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=6,
-                        color="white" if abs(value) > 0.6 else "black")
-    figure.colorbar(image, ax=ax, shrink=0.8, label="Kendall's tau-b")
-    return _svg(figure)
+    return _svg(tau_heatmap_figure(tau))
 
 
 class TopicsFigure:
