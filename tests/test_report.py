@@ -89,6 +89,13 @@ def test_table_and_compare_name_the_baselines_apart():
     assert all(str(run) in compare.split("\nRuns\n")[1] for run in runs)  # the legend keeps the files
 
 
+def test_meta_names_the_baselines_apart():
+    qrels, runs = trec_2012()
+    text = ok(run_cli(["meta", "-q", "-s", "asl", "--method", "tukey", "-B", "50", "-m", "ERR-IA@20", qrels, *runs]))
+    rows = [line.split() for line in text.split("ASL curves")[1].split("\n\n")[0].splitlines()[3:]]
+    assert {row[3] for row in rows} | {row[4] for row in rows} == set(BASELINES)
+
+
 def test_ndeval_run_column_tells_the_baselines_apart_and_reads_back(tmp_path):
     qrels, runs = trec_2012()
     plain = ok(run_cli(["-q", "-n", "-m", "ERR-IA@20", qrels, *runs]))

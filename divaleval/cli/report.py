@@ -1,12 +1,15 @@
 """``divaleval report QRELS RUN... -o DIR``: the organiser's report, a static site from a track's runs."""
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
 
 import click
 
 from .. import __version__
+from ..api import resolve_measures
+from ..errors import UsageError
 from ..labels import run_labels
 from ..output.report_site import SUMMARY_CSV, check_site_directory, plotting_available, write_site
 from ..report import track_report
@@ -71,6 +74,10 @@ def report_command(inputs, measures, score_files, missing, iprob, order, gain, t
                              topicwise=topicwise, compat=compat, depth=depth, dedupe=dedupe, judged_only=judged_only,
                              rel_min=rel_min, jobs=place.jobs, scheduler=place.cluster)
             labels = run_labels(cube.runs, cube.runids)
+            if rank_by and rank_by not in cube.measures:  # another name of a measure scored (an alias, a set's)
+                with contextlib.suppress(UsageError):
+                    named = resolve_measures([rank_by])
+                    rank_by = named[0].name if len(named) == 1 else rank_by
             with Progress("divaleval report", trials, unit="trials", enabled=False if quiet else None) as bar:
                 report = track_report(cube, labels, rank_by, alpha=alpha, trials=trials, seed=seed,
                                       progress=bar.advance, map_blocks=place.map_blocks)

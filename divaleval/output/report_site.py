@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from ..report import TrackReport
 
 SHOWN_RUNS = 30      # beyond this many runs, long lists and the p-value matrix are collapsed
+WIDE_TOPICS = 60    # beyond this many topics, a run's figure takes the page's width, its table below
 EXTREME_TOPICS = 5   # topics of most gain and most loss against the median on a run's page
 SUMMARY_CSV, SUMMARY_JSON, STYLE = "per-topic.csv", "per-topic.json", "style.css"
 
@@ -116,7 +117,7 @@ th, td { padding: .15rem .5rem; border-bottom: 1px solid #e3e3e3; text-align: le
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding: .3rem 0; }
 .pair { display: grid; grid-template-columns: minmax(20rem, 1fr) auto; gap: 1.5rem; align-items: start; }
-.pair .numbers { max-height: 32rem; overflow: auto; }
+.pair .numbers { max-height: 32rem; overflow: auto; } .pair.wide { grid-template-columns: 1fr; }
 figure { margin: .5rem 0; } figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .85rem; color: #444; }
 .note { background: #fff7e0; border: 1px solid #e8d18a; padding: .4rem .7rem; font-size: .9rem; }
@@ -156,14 +157,15 @@ def _svg(figure) -> Markup:
     return Markup(text)
 
 
-def figure_block(svg: Markup | None, alt: str, caption: str, numbers: Markup) -> Markup:
-    """A figure (or, without matplotlib, a note that figures need it) with its numbers in a table beside it."""
+def figure_block(svg: Markup | None, alt: str, caption: str, numbers: Markup, wide: bool = False) -> Markup:
+    """A figure (or, without matplotlib, a note that figures need it) with its numbers in a table beside it
+    (under it if ``wide``: a figure that needs the page's width)."""
     if svg is None:
         drawing = element("p", f"(A figure goes here: {INSTALL_HINT}.) {alt}", class_="note")
     else:
         drawing = element("div", svg, role="img", aria_label=alt)
     return element("div", element("figure", drawing, element("figcaption", caption)),
-                   element("div", numbers, class_="numbers"), class_="pair")
+                   element("div", numbers, class_="numbers"), class_="pair wide" if wide else "pair")
 
 
 def means_figure(ranking: pd.DataFrame, measure: str, level: str) -> Markup:
@@ -177,7 +179,7 @@ def means_figure(ranking: pd.DataFrame, measure: str, level: str) -> Markup:
     errors = [means - ranking["ci_low"].to_numpy(), ranking["ci_high"].to_numpy() - means]
     ax.errorbar(means, y, xerr=errors, fmt="o", color="#2c7fb8", ecolor="#7a9cb8", markersize=3.5, capsize=2)
     ax.set_yticks(y, list(ranking["label"]), fontsize=7 if count > 30 else 8)
-    ax.invert_yaxis()
+    ax.set_ylim(count - 0.5, -0.5)  # the best on top, no margin of empty rows
     ax.set_xlabel(f"mean {measure} ({level} simultaneous intervals)")
     ax.grid(True, axis="x", linewidth=0.3)
     return _svg(figure)
@@ -432,7 +434,8 @@ def run_page(report: TrackReport, run: int, hrefs: dict[str, str], drawing: Topi
     body = fragment(
         element("header", element("h1", f"Run {label}"), facts, nav),
         element("section", element("h2", f"{report.measure} per topic"),
-                figure_block(svg, alt, f"{label} against each topic's best (v), median (-) and worst (^)", numbers)),
+                figure_block(svg, alt, f"{label} against each topic's best (v), median (-) and worst (^)", numbers,
+                             wide=len(view) > WIDE_TOPICS)),
         element("section", element("h2", "Where it gains and loses most against the median"),
                 extremes(gains, f"Gains over the median ({above} topics above it)"),
                 extremes(losses, f"Losses to the median ({below} topics below it)")),
@@ -510,13 +513,14 @@ def write_site(report: TrackReport, directory: str, *, force: bool = False, figu
             with open(os.path.join(temporary, name), "w", encoding="utf-8", errors="surrogateescape",
                       newline="\n") as handle:
                 handle.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o777 & ~umask)  # as an ordinary new directory (mkdir's would be too)
         if os.path.lexists(target):  # --force: the old site goes only once the new one is complete
             old = temporary + ".old"
             os.rename(target, old)
-            os.rename(temporary, target)
+            try:
+                os.rename(temporary, target)
+            except OSError:
+                os.rename(old, target)  # the old site back in its place
+                raise
             temporary = None
             if os.path.isdir(old) and not os.path.islink(old):
                 shutil.rmtree(old)
