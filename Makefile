@@ -7,7 +7,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 DOCS_STAMP := $(VENV)/.installed-docs
 DEMO_MEASURES := alpha-nDCG@10,nERR-IA@10,NRBP,MAP-IA,P-IA@10,strec@10
 
-.PHONY: demo test test-sweeps test-dask test-long test-golden-numpy test-no-compiler bench docs clean
+.PHONY: demo test test-sweeps test-dask test-long test-golden-numpy test-no-compiler bench docs clean report-screenshot
 
 $(STAMP): pyproject.toml setup.py $(wildcard divaleval/native/*.c divaleval/native/*.h)
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +80,18 @@ $(DOCS_STAMP): $(STAMP)
 docs: $(DOCS_STAMP)
 	$(BIN)/python -m divaleval.output.reference docs/reference/measures.md
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# The screenshot of docs/commands/report.md and the README: the report of the 8 TREC 2012 baselines (from
+# ../shared, or TREC2012=DIR) in headless Chromium (Debian's chromium package).
+TREC2012 ?= ../shared/data/trec-web/2012
+REPORT_MEASURES := ERR-IA@20,alpha-nDCG@20,NRBP,MAP-IA,P-IA@10,strec@10
+report-screenshot: $(STAMP)
+	rm -rf build/report-trec2012 build/chromium-profile
+	$(BIN)/divaleval report -q -m $(REPORT_MEASURES) -o build/report-trec2012 \
+	    $(TREC2012)/qrels.diversity.txt $(TREC2012)/baseline-runs/*/*
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+	    --disable-component-update --disable-sync --hide-scrollbars --user-data-dir=build/chromium-profile \
+	    --window-size=1200,1000 --screenshot=docs/report-trec2012.png file://$(CURDIR)/build/report-trec2012/index.html
 
 clean:
 	rm -rf $(VENV) $(NOCC_VENV) site

@@ -22,10 +22,11 @@ LAYERS = [
     {"context"},
     {"measures"},
     {"engine"},
-    {"results", "aggregate"},
+    {"results", "aggregate", "labels"},  # labels: runs' short names, for every report
     {"evaluator", "cluster"},  # cluster: the Dask back end of the evaluator (and of the resampling blocks)
     {"stats"},                 # pure numpy over a topics x runs matrix, knowing no measure
-    {"meta", "axioms", "design"},  # consume score matrices (meta, design: topic set sizes) or score cases (axioms)
+    {"meta", "axioms", "design", "report"},  # consume score matrices (meta; design: topic set sizes; report: the
+    # organiser's) or score cases (axioms)
     {"output"},
     {"api"},
     {"cli", "__init__", "__main__", "ir_measures"},  # ir_measures: the provider, an adapter over the API

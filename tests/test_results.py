@@ -59,7 +59,8 @@ def test_every_format_gives_two_results(fmt):
         header = lines[0].split()
         rows = [line.split() for line in lines[2:]]
         column = header.index("alpha-nDCG@20")
-        assert [row[:2] for row in rows] == [["indri", "amean"]] * 2
+        # The table names runs by their labels (labels.py): one runtag, so the files' distinguishing suffixes.
+        assert [row[:2] for row in rows] == [["ql/results-cata.txt", "amean"], ["rm/results-cata.txt", "amean"]]
         assert [row[column] for row in rows] == ["%.4f" % float(m["alpha-nDCG@20"]) for m in means]
 
 

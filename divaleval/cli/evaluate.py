@@ -122,14 +122,17 @@ def _list_measures(ctx: click.Context, _param: click.Parameter, value: bool) -> 
                    "once the last is scored (with a progress bar meanwhile, on a terminal). compare and meta "
                    "--scores read each back.")
 @click.option("-n", "--means-only", is_flag=True, help="Print only each run's mean row.")
+@click.option("--run-column", is_flag=True,
+              help="ndeval's CSV: a first column 'run' with each run's file, which tells apart runs whose "
+                   "runtags collide (as json's 'run' does; compare and meta --scores read it back).")
 @click.option("-j", "--jobs", type=PlainInt(min=0), default=1, show_default=True, metavar="N",
               help="Score runs in N worker processes (0: one per core); the output is the same.")
 @cluster_options
 @click.option("-q", "--quiet", is_flag=True, help="Do not print warnings. (Not trec_eval's -q: per-topic rows are always printed; -n leaves them out.)")
 @click.version_option(__version__, "--version", prog_name="divaleval")
 def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe,
-                     judged_only, rel_min, baseline, risk_alpha, skip_bad, fmt, means_only, jobs, scheduler, ship_runs,
-                     quiet):
+                     judged_only, rel_min, baseline, risk_alpha, skip_bad, fmt, means_only, run_column, jobs, scheduler,
+                     ship_runs, quiet):
     """Evaluate diversity runs against intentwise qrels.
 
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
@@ -154,6 +157,8 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         raise click.UsageError("expected QRELS and at least one RUN")
     else:
         qrels, runs = inputs[0], list(inputs[1:])
+    if run_column and fmt != "ndeval":
+        raise click.UsageError("--run-column is for -f ndeval (json has 'run'; table names runs by their labels)")
     if risk_alpha is not None and baseline is None:
         raise click.UsageError("--risk-alpha weighs losses against a baseline: give --baseline RUN")
     try:
@@ -168,7 +173,7 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         raise click.UsageError(str(exc)) from None
     progress = Progress("divaleval", count_runs(runs), unit="runs", enabled=False if quiet else None)
     warn = (lambda message: None) if quiet else progress.warn
-    writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only)
+    writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only, run_column)
     try:
         with placement(jobs, scheduler, ship_runs, progress) as place:  # before the qrels: fails fast
             check_stdin_once(qrels or prefs, [*runs, *([baseline] if baseline else [])], iprob)

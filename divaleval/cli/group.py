@@ -26,7 +26,7 @@ DEFAULT_COMMAND = "evaluate"
 # Commands imported only when named: command name -> module of this package.
 LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "gdeval": "gdeval", "meta": "meta",
                  "simulate-preferences": "simulate_preferences", "topics-needed": "topics_needed",
-                 "trec_eval": "trec_eval", "validate": "validate"}
+                 "report": "report", "trec_eval": "trec_eval", "validate": "validate"}
 
 IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
 

@@ -118,6 +118,8 @@ def read_scores(source: str | InputFile, warn: WarningSink = emit_warning) -> Sc
         return _read_json(source, lines, warn)
     if head.split(",")[:2] == ["runid", "topic"]:
         return _read_columns(source, _csv_fields(head), first, _csv_rows(lines, first), warn)
+    if head.split(",")[:3] == ["run", "runid", "topic"]:  # -f ndeval --run-column
+        return _read_columns(source, _csv_fields(head), first, _csv_rows(lines, first), warn, keyed=True)
     if [field.strip() for field in head.split("\t")][:2] == ["runid", TREC_MEAN_TOPIC]:
         return _read_trec(source, lines, warn)
     if head.split()[:2] == ["runid", "topic"] and _is_rule(lines, first + 1):
@@ -217,9 +219,11 @@ def _warn_rounded(source: InputFile, fmt: str, warn: WarningSink) -> None:
 
 
 def _read_columns(source: InputFile, header: list[str], header_index: int,
-                  rows: Iterable[tuple[int, list[str]]], warn: WarningSink) -> ScoreTable:
-    """ndeval's CSV and the table: a header ``runid topic MEASURE...``, then one row per (run, topic)."""
-    measures = header[2:]
+                  rows: Iterable[tuple[int, list[str]]], warn: WarningSink, keyed: bool = False) -> ScoreTable:
+    """ndeval's CSV and the table: a header ``runid topic MEASURE...`` (``run runid topic ...`` if ``keyed``),
+    then one row per (run, topic)."""
+    skip = 3 if keyed else 2
+    measures = header[skip:]
     if not measures or any(not m for m in measures):
         raise InputError(source.name, header_index + 1, "the header names no measure, or an empty one")
     duplicated = sorted({m for m in measures if measures.count(m) > 1})
@@ -227,16 +231,17 @@ def _read_columns(source: InputFile, header: list[str], header_index: int,
         raise InputError(source.name, header_index + 1, f"the header names {duplicated[0]!r} twice")
     builder = _Builder(source, measures, warn)
     current: int | None = None       # the run whose rows are being read
+    current_key = None               # as the file names it
     for number, fields in rows:
         if len(fields) != len(header):
             raise InputError(source.name, number, f"expected {len(header)} fields, found {len(fields)}")
-        runid, topic = fields[0], fields[1]
-        if current is None or builder.table.runids[current] != runid:
-            current = builder.new_run(runid, runid)
+        key, runid, topic = (fields[0], fields[1], fields[2]) if keyed else (fields[0], fields[0], fields[1])
+        if current is None or current_key != key:
+            current, current_key = builder.new_run(key, runid), key
         if topic == MEAN_TOPIC:
             current = None           # the run's block ends with its mean
             continue
-        values = [_number(source.name, number, m, v) for m, v in zip(measures, fields[2:])]
+        values = [_number(source.name, number, m, v) for m, v in zip(measures, fields[skip:])]
         builder.add(current, topic, values, number)
     return builder.finish()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .tables import REPORT_FORMATS, csv_text, format_p, json_lines, text_table
+from .tables import REPORT_FORMATS, csv_text, format_p, json_lines, run_names, text_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,13 +62,14 @@ def comparison_table(cube: ScoreCube, rows: pd.DataFrame, trials: int, alpha: fl
     """The comparison as text tables: the means, the differences with their tests and intervals, effect sizes."""
     settings = _settings(rows, trials, alpha)
     means = cube.means()
-    means_table = text_table([[run, *(f"{v:.4f}" for v in means[r])] for r, run in enumerate(cube.runs)],
+    names, legend = run_names(cube.runs, cube.runids)
+    means_table = text_table([[run, *(f"{v:.4f}" for v in means[r])] for r, run in enumerate(names.values())],
                              ["run", *cube.measures])
     level = f"{100 * (1 - settings['alpha']):g}%"
     bootstrap = "p_boot" in rows
     body, effects = [], []
     for row in rows.itertuples(index=False):
-        cells = [row.measure, row.run_a, row.run_b, f"{row.diff:+.4f}"]
+        cells = [row.measure, names[row.run_a], names[row.run_b], f"{row.diff:+.4f}"]
         if unadjusted:
             cells.append(_interval(row.ci_unadjusted_low, row.ci_unadjusted_high))
         cells += [_interval(row.ci_t_low, row.ci_t_high), format_p(row.p_t), format_p(row.p_t_holm),
@@ -78,7 +79,7 @@ def comparison_table(cube: ScoreCube, rows: pd.DataFrame, trials: int, alpha: fl
             cells += [_interval(row.ci_boot_low, row.ci_boot_high), format_p(row.p_boot, trials),
                       format_p(row.p_boot_holm, trials)]
         body.append(cells)
-        effects.append([row.measure, row.run_a, row.run_b, f"{row.effect_dz:+.3f}",
+        effects.append([row.measure, names[row.run_a], names[row.run_b], f"{row.effect_dz:+.3f}",
                         f"[{row.effect_dz_low:+.3f}, {row.effect_dz_high:+.3f}]", f"{row.es_e2:+.3f}",
                         f"{row.g_av:+.3f}"])
     headers = ["measure", "run A", "run B", "A - B"] + ([f"{level} CI (unadjusted)"] if unadjusted else [])
@@ -98,7 +99,7 @@ def comparison_table(cube: ScoreCube, rows: pd.DataFrame, trials: int, alpha: fl
             "Effect sizes: d_z = (A - B) / sd of the differences, its interval from the noncentral t; "
             "ES_E2 = (A - B) / sqrt(V_E), V_E the residual variance of the two-way ANOVA (topics x runs) "
             "of all the runs (Sakai); g_av = Hedges' g over the mean of A's and B's sd (Lakens 2013)\n"
-            f"{sizes}")
+            f"{sizes}" + legend)
 
 
 def comparison_records(rows: pd.DataFrame, trials: int, alpha: float, unadjusted: bool = False) -> pd.DataFrame:

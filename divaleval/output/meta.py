@@ -20,7 +20,7 @@ import numpy as np
 
 from ..meta.power import CONTROL
 from ..meta.unanimity import READING_RULES, READINGS
-from .tables import REPORT_FORMATS, csv_text, fixed, json_lines, text_table
+from .tables import REPORT_FORMATS, csv_text, fixed, json_lines, run_names, text_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -176,11 +176,13 @@ def gold_table(report: MetaReport) -> str:
 
 
 def asl_table(report: MetaReport) -> str:
-    rows = [[r.measure, r.method, r.control, r.rank, r.run_a, r.run_b, f"{r.diff:+.4f}", f"{r.p:.4f}"]
+    names, legend = run_names(report.cube.runs, report.cube.runids)
+    rows = [[r.measure, r.method, r.control, r.rank, names[r.run_a], names[r.run_b], f"{r.diff:+.4f}", f"{r.p:.4f}"]
             for r in report.tables["asl"].itertuples(index=False)]
     return ("ASL curves: every pair's p-value, sorted per measure and method (control: family-wise over all the "
             "pairs of runs of a measure, or per pair)\n"
-            + text_table(rows, ["measure", "method", "control", "rank", "run A", "run B", "A - B", "p"], names=3))
+            + text_table(rows, ["measure", "method", "control", "rank", "run A", "run B", "A - B", "p"], names=3)
+            + legend)
 
 
 RENDER: dict[str, Callable[[MetaReport], str]] = {

@@ -88,6 +88,11 @@ def plot_asl_curves(curves: pd.DataFrame, path: str, alpha: float = 0.05, title:
 def plot_tau_heatmap(matrix: pd.DataFrame, path: str, title: str | None = None) -> None:
     """A heat map of Kendall's tau between measures (a square frame, measures as index and columns)."""
     check_plot_path(path)
+    _save(tau_heatmap_figure(matrix, title), path)
+
+
+def tau_heatmap_figure(matrix: pd.DataFrame, title: str | None = None):
+    """The figure of :func:`plot_tau_heatmap` (also drawn inline by the organiser's report)."""
     Figure = _figure_class()
     size = len(matrix)
     side = max(4.0, 0.32 * size + 2.5)
@@ -105,7 +110,7 @@ def plot_tau_heatmap(matrix: pd.DataFrame, path: str, title: str | None = None) 
     figure.colorbar(image, ax=ax, shrink=0.8, label="Kendall's tau-b")
     if title:
         ax.set_title(title, fontsize=11)
-    _save(figure, path)
+    return figure
 
 
 def plot_topic_differences(differences: pd.DataFrame, path: str, measure: str) -> None:

@@ -50,6 +50,17 @@ def format_p(value: float, trials: int | None = None) -> str:
     return "<0.0001" if value < 0.0001 else f"{value:.4f}"
 
 
+def run_names(runs, runids) -> tuple[dict[str, str], str]:
+    """Each run's short label by its key (labels.py), and the legend of the labels that are not the keys
+    ("" if none): what the text tables print for runs."""
+    from ..labels import legend, run_labels
+
+    labels = run_labels(runs, runids)
+    pairs = legend(runs, labels)
+    text = "\n\nRuns\n" + text_table([list(pair) for pair in pairs], ["run", "file"], names=2) if pairs else ""
+    return dict(zip(runs, labels)), text
+
+
 def fixed(value: float, digits: int = 3) -> str:
     """``digits`` decimals, or ``-`` for an undefined value."""
     return "-" if value != value else f"{value:.{digits}f}"

@@ -26,10 +26,12 @@ MEAN_TOPIC = "amean"
 
 
 class Writer:
-    def __init__(self, stream: TextIO, measure_names: list[str], means_only: bool = False) -> None:
+    def __init__(self, stream: TextIO, measure_names: list[str], means_only: bool = False,
+                 run_column: bool = False) -> None:
         self.stream = stream
         self.names = measure_names
         self.means_only = means_only
+        self.run_column = run_column  # ndeval's CSV: a first column with the run's file (its key)
 
     def start(self) -> None:
         pass
@@ -58,10 +60,13 @@ def csv_field(text: str) -> str:
 
 class NdevalWriter(Writer):
     def start(self) -> None:
-        self.stream.write(",".join(csv_field(name) for name in ["runid", "topic", *self.names]) + "\n")
+        key = ["run"] if self.run_column else []
+        self.stream.write(",".join(csv_field(name) for name in [*key, "runid", "topic", *self.names]) + "\n")
 
     def add_run(self, scores: RunScores) -> None:
         runid = csv_field(scores.runid)
+        if self.run_column:  # the file tells apart runs whose runtags collide
+            runid = csv_field(scores.source) + "," + runid
         rows = list(self.rows(scores))
         matrix = np.array([values for _, values in rows], dtype=np.float64).reshape(len(rows), len(self.names))
         lines = [",".join([runid, csv_field(topic), text]) if text else ",".join([runid, csv_field(topic)])
@@ -88,8 +93,9 @@ class TrecWriter(Writer):
     trec_eval knows goes by trec_eval's name (``P_5``, ``ndcg_cut_10``, ``map``), so that scripts reading
     trec_eval's output read this one."""
 
-    def __init__(self, stream: TextIO, measure_names: list[str], means_only: bool = False) -> None:
-        super().__init__(stream, measure_names, means_only)
+    def __init__(self, stream: TextIO, measure_names: list[str], means_only: bool = False,
+                 run_column: bool = False) -> None:
+        super().__init__(stream, measure_names, means_only, run_column)
         self.printed = [trec_eval_printed_name(name) for name in measure_names]
 
     def add_run(self, scores: RunScores) -> None:
@@ -101,16 +107,25 @@ class TrecWriter(Writer):
 
 
 class TableWriter(Writer):
+    """Runs named by their labels (labels.py): the runtags where they are unique, else path suffixes."""
+
     def start(self) -> None:
         self.table: list[list] = []
+        self.runs: list[tuple[str, str]] = []
 
     def add_run(self, scores: RunScores) -> None:
+        self.runs.append((scores.source, scores.runid))
         for topic, values in self.rows(scores):
-            self.table.append([scores.runid, topic, *(c_fixed(v, 4) for v in values)])
+            self.table.append([len(self.runs) - 1, topic, *(c_fixed(v, 4) for v in values)])
 
     def finish(self) -> None:
         from tabulate import tabulate  # (20 ms to import: only for this format)
 
+        from ..labels import run_labels
+
+        labels = run_labels([key for key, _ in self.runs], [runid for _, runid in self.runs])
+        for row in self.table:
+            row[0] = labels[row[0]]
         self.stream.write(tabulate(self.table, headers=["runid", "topic", *self.names],
                                    disable_numparse=True, stralign="right") + "\n")
 
@@ -128,8 +143,9 @@ class JsonWriter(Writer):
 WRITERS = {"ndeval": NdevalWriter, "trec": TrecWriter, "table": TableWriter, "json": JsonWriter}
 
 
-def make_writer(fmt: str, stream: TextIO, measure_names: list[str], means_only: bool = False) -> Writer:
-    return WRITERS[fmt](stream, measure_names, means_only)
+def make_writer(fmt: str, stream: TextIO, measure_names: list[str], means_only: bool = False,
+                run_column: bool = False) -> Writer:
+    return WRITERS[fmt](stream, measure_names, means_only, run_column)
 
 
 def write_text(out: TextIO, text: str) -> None:

@@ -391,7 +391,9 @@ def test_two_runs_with_one_runtag_stay_two_in_trec_lines_and_tables(tmp_path):
         result = run_cli(["-c", "-q", "-f", fmt, "-m", "P-IA@10", QRELS, RUN, RUN])
         path = tmp_path / f"twice.{fmt}"
         path.write_bytes(result.stdout)
-        assert read_scores(str(path), lambda message: None).runs == ["bm25", "bm25#2"]
+        # The table names runs by their labels (labels.py): with one runtag, the files' distinguishing suffixes.
+        expected = ["bm25", "bm25#2"] if fmt == "trec" else ["bm25.txt", "bm25.txt#2"]
+        assert read_scores(str(path), lambda message: None).runs == expected
 
 
 @pytest.mark.parametrize("fmt", ["ndeval", "trec", "table", "json"])
