@@ -6,9 +6,11 @@ bit when they average the same topics.
 
 A measure declares how its values over topics are summarised (``aggregation``
 of its definition, :mod:`divaleval.measures.core.definition`); :func:`measure_means`
-applies each one: the arithmetic mean, or the geometric mean of trec_eval's gm_map,
+applies each one: the arithmetic mean; the geometric mean of trec_eval's gm_map,
 exp of the mean log, each value floored at :data:`GEOMETRIC_FLOOR` first (so
-that one topic scoring 0 does not make the whole mean 0).
+that one topic scoring 0 does not make the whole mean 0); or the sum of a count
+(documents ranked, relevant, relevant ranked), whose summary trec_eval and
+ir_measures both print as the total over topics.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .measures.core.definition import GEOMETRIC_MEAN, MEAN
+from .measures.core.definition import GEOMETRIC_MEAN, MEAN, SUM
 from .results import RUN
 
 if TYPE_CHECKING:
@@ -55,7 +57,12 @@ def geometric_topic_mean(matrix: np.ndarray) -> np.ndarray:
     return np.exp(topic_mean(np.log(np.maximum(matrix, GEOMETRIC_FLOOR))))
 
 
-AGGREGATIONS = {MEAN: topic_mean, GEOMETRIC_MEAN: geometric_topic_mean}
+def topic_sum(matrix: np.ndarray) -> np.ndarray:
+    """Column sums of a (topics, measures) matrix, added in topic order (0 for no topic)."""
+    return topic_mean(matrix, n_topics=1) if matrix.shape[0] else np.zeros(matrix.shape[1])
+
+
+AGGREGATIONS = {MEAN: topic_mean, GEOMETRIC_MEAN: geometric_topic_mean, SUM: topic_sum}
 
 
 def measure_means(matrix: np.ndarray, measures: list[Measure]) -> np.ndarray:

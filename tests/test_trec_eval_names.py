@@ -127,12 +127,12 @@ def _summary_lines(path) -> dict[str, str]:
 
 @pytest.mark.parametrize("suffix,options", [("qall", []), ("l2all", ["--rel-min", "2"]), ("Jall", ["-J"])])
 def test_summary_lines_of_the_command(suffix: str, options: list[str]) -> None:
-    # The command's own -f trec output, "all" lines: the means (GMAP's the geometric mean its family declares),
-    # as printed, against trec_eval's summary lines (-q -m all_trec; -l 2 or -J -m all_trec) on every run.
+    # The command's own -f trec output, "all" lines: the means (GMAP's the geometric mean its family declares,
+    # the counts' their sums, printed as integers), as printed, against trec_eval's summary lines (-q -m all_trec; -l 2 or -J -m all_trec) on every run.
     from conftest import run_cli
 
     data = shared_path("data", "trec-web", "2012")
-    names = ["gm_map", "map", "Rprec", "recip_rank", "iprec_at_recall", "infAP", "unj", "P", "recall", "map_cut",
+    names = ["num_ret", "num_rel", "num_rel_ret", "gm_map", "map", "Rprec", "recip_rank", "iprec_at_recall", "infAP", "unj", "P", "recall", "map_cut",
              "success", "set_P", "set_recall", "set_F"]
     for run in RUNS:
         expected = _summary_lines(shared_path("oracle", "trec_eval10", "expected",
@@ -143,7 +143,7 @@ def test_summary_lines_of_the_command(suffix: str, options: list[str]) -> None:
         printed = done.stdout.decode().splitlines()
         ours = {name.strip(): value for name, topic, value in (line.split("\t") for line in printed)
                 if topic == "all" and name.strip() != "runid"}
-        assert "gm_map" in ours and len(ours) == 4 + 11 + 1 + 3 + 3 * 9 + 3 + 3, sorted(ours)
+        assert "gm_map" in ours and len(ours) == 3 + 4 + 11 + 1 + 3 + 3 * 9 + 3 + 3, sorted(ours)
         for name, value in ours.items():
             assert value == expected[name], (run, name, value, expected[name])
 

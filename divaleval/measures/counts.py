@@ -23,6 +23,8 @@ only negatively, TREC's -2, is not), the ones ``--judged-only`` keeps. Judged@k
 and Unjudged@k add up to 1 where k documents or more are ranked; with fewer,
 both still divide by k and neither counts the ranks past the end.
 
+The counts' summaries are their sums over topics, as trec_eval and ir_measures
+print them (``-f trec`` prints them as integers, as trec_eval does).
 GMAP's per-topic value is AP's (trec_eval prints gm_map only for all topics);
 what differs is its summary, declared as the family's ``aggregation``: exp of
 the mean of log(max(AP, 0.00001)) (:mod:`divaleval.aggregate`), which punishes
@@ -37,7 +39,7 @@ import numpy as np
 
 from ..context import PAST_END, RunContext
 from .core import NONE, OPTIONAL, REQUIRED, Param, in_unit_interval, measure
-from .core.definition import GEOMETRIC_MEAN, non_negative
+from .core.definition import GEOMETRIC_MEAN, SUM, non_negative
 from .core.kernels import divide_or_zero
 from .ncu.kernels import average_precision, average_precision_over_r
 from .ncu.lists import GainList, topicwise_gain_list
@@ -53,22 +55,22 @@ def _relevant_within(gl: GainList, cutoff: int | np.ndarray | None) -> np.ndarra
     return ((gl.position <= np.reshape(bound, (-1, 1))) & (gl.gains > 0)).sum(axis=1)
 
 
-@measure(name="NumRet", summary="documents ranked (trec_eval's num_ret)", cutoff=NONE, citation=TREC_EVAL,
-         binary=True)
+@measure(name="NumRet", summary="documents ranked (trec_eval's num_ret; summed over topics)", cutoff=NONE,
+         citation=TREC_EVAL, binary=True, aggregation=SUM)
 def documents_ranked(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
     """NumRet = the number of documents ranked"""
     return ctx.ranking_lengths.astype(np.float64)
 
 
-@measure(name="NumRel", summary="relevant documents in the qrels, R (trec_eval's num_rel)", cutoff=NONE,
-         citation=TREC_EVAL, binary=True)
+@measure(name="NumRel", summary="relevant documents in the qrels, R (trec_eval's num_rel; summed over topics)",
+         cutoff=NONE, citation=TREC_EVAL, binary=True, aggregation=SUM)
 def relevant_judged(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
     """NumRel = R"""
     return topicwise_gain_list(ctx).n_relevant.astype(np.float64)
 
 
-@measure(name="NumRelRet", summary="relevant documents ranked (trec_eval's num_rel_ret)", cutoff=NONE,
-         citation=TREC_EVAL, binary=True)
+@measure(name="NumRelRet", summary="relevant documents ranked (trec_eval's num_rel_ret; summed over topics)",
+         cutoff=NONE, citation=TREC_EVAL, binary=True, aggregation=SUM)
 def relevant_ranked(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
     """NumRelRet = rel(ret)"""
     return _relevant_within(topicwise_gain_list(ctx), None).astype(np.float64)

@@ -88,6 +88,9 @@ def trec_eval_printed_name(name: str) -> str:
     return trec_eval_name(measure.definition.name, params, changed, measure.cutoff) or name
 
 
+TREC_EVAL_COUNTS = frozenset({"num_ret", "num_rel", "num_rel_ret"})
+
+
 class TrecWriter(Writer):
     """trec_eval's layout; each run opens with its ``runid all NAME`` line, as in trec_eval. A measure
     trec_eval knows goes by trec_eval's name (``P_5``, ``ndcg_cut_10``, ``map``), so that scripts reading
@@ -98,11 +101,16 @@ class TrecWriter(Writer):
         super().__init__(stream, measure_names, means_only, run_column)
         self.printed = [trec_eval_printed_name(name) for name in measure_names]
 
+    @staticmethod
+    def number(printed_name: str, value: float) -> str:
+        """trec_eval prints its counts as integers, every other value to 4 decimals."""
+        return f"{value:.0f}" if printed_name in TREC_EVAL_COUNTS else c_fixed(value, 4)
+
     def add_run(self, scores: RunScores) -> None:
         lines = [f"{'runid':<22}\tall\t{scores.runid}"]
         for topic, values in self.rows(scores):
             topic = "all" if topic == MEAN_TOPIC else topic
-            lines.extend(f"{name:<22}\t{topic}\t{c_fixed(v, 4)}" for name, v in zip(self.printed, values))
+            lines.extend(f"{name:<22}\t{topic}\t{self.number(name, v)}" for name, v in zip(self.printed, values))
         self.stream.write("\n".join(lines) + "\n")
 
 

@@ -27,7 +27,7 @@ MAX_CUTOFF = 10 ** 9  # deeper than any ranking; a cutoff past a ranking's end c
 INTENTS, ASPECTS = "intents", "aspects"  # the judgments a measure needs
 PREFERENCES = "preferences"  # (preference judgments: nPrf)
 # How a measure's values over topics make its summary (divaleval.aggregate computes each).
-MEAN, GEOMETRIC_MEAN = "mean", "geometric mean"
+MEAN, GEOMETRIC_MEAN, SUM = "mean", "geometric mean", "sum"
 
 
 def _no_problem(value: Any) -> str | None:
@@ -120,7 +120,8 @@ class MeasureDef:
     binary: the measure sees a document only as relevant (a level >= 1, or >= the threshold
         ``--rel-min`` sets) or not; graded measures see the levels themselves.
     aggregation: how its per-topic values make the run's summary: :data:`MEAN` (the arithmetic
-        mean, every measure's but one) or :data:`GEOMETRIC_MEAN` (trec_eval's gm_map).
+        mean, most measures'), :data:`GEOMETRIC_MEAN` (trec_eval's gm_map) or :data:`SUM` (the counts
+        trec_eval and ir_measures sum over topics: num_ret, num_rel, num_rel_ret).
     """
 
     name: str
@@ -134,7 +135,7 @@ class MeasureDef:
     check_binding: BindingCheck | None = field(default=None, compare=False)
     check_qrels: QrelsCheck | None = field(default=None, compare=False)
     binary: bool = False        # sees only whether a level reaches the relevance threshold (--rel-min)
-    aggregation: str = MEAN     # MEAN or GEOMETRIC_MEAN over topics
+    aggregation: str = MEAN     # MEAN, GEOMETRIC_MEAN or SUM over topics
 
     def __reduce__(self):
         # A definition travels (to a worker process) by name: its kernel may be a closure.

@@ -42,8 +42,8 @@ def measure(
     formula: the definition, for the documentation; default the kernel's
     docstring (give it where one kernel serves two names).
     binary: the measure sees only whether a document is relevant (``--rel-min`` moves the threshold).
-    aggregation: how its values over topics are summarised (:data:`~.definition.MEAN` or
-    :data:`~.definition.GEOMETRIC_MEAN`; :mod:`divaleval.aggregate` computes them).
+    aggregation: how its values over topics are summarised (:data:`~.definition.MEAN`,
+    :data:`~.definition.GEOMETRIC_MEAN` or :data:`~.definition.SUM`; :mod:`divaleval.aggregate` computes them).
     """
 
     def register(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
