@@ -31,7 +31,7 @@ DIALECT = Dialect(skip_bom=False)  # C's white space (Perl's, the \r being gone)
 PLAIN_DECIMAL = r"^[+-]?(?:[0-9]{1,15}|[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?:\.[0-9]*)?[eE][+-]?[0-9]{1,4})$"
 SMALL_INTEGER = r"^-?[0-9]{1,18}$"
 _INTEGER = re.compile(rb"-?[0-9]+")
-COLON = pa.scalar(b":", pa.binary())
+COLON = b":"  # (a pa.scalar made at import time would import pandas: pyarrow converts it at the call)
 
 
 @dataclass
