@@ -331,7 +331,8 @@ class Evaluator:
         first = self._run_of_runtag.setdefault(runid, name)
         if first != name:
             self.warn(f"{name}: runtag {runid!r} is also that of {first}; their results are kept apart, "
-                      f"but the ndeval, trec and table formats print only the runtag (json has both)")
+                      f"but the ndeval and trec formats print only the runtag (--run-column adds the file to "
+                      f"ndeval's; table and json tell them apart)")
 
     def _note_undefined(self, name: str, topics: np.ndarray, matrix: np.ndarray) -> None:
         """Warn (once per topic) about topics without relevant documents, and about NaN."""
