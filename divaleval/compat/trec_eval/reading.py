@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...arrays import numpy_of  # (not pyarrow's to_numpy, which imports pandas: 0.15 s a call)
 from ...errors import InputError
 from ...io.lines import C_DIALECT, split
 from ...io.source import InputFile
@@ -99,15 +100,8 @@ def scores_of(column: pa.Array) -> np.ndarray:
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):  # a form the cast refuses: _atof's
             pass
         else:
-            return _numpy(values, np.float64)
+            return numpy_of(values)
     return np.array([_atof(text) for text in column.to_pylist()], dtype=np.float64)
-
-
-def _numpy(values: pa.Array, dtype) -> np.ndarray:
-    """A primitive Arrow array without nulls as numpy, its buffer shared: pyarrow's own conversions (and
-    pa.table of a numpy array) go through its pandas shim, which imports pandas (0.15 s a call)."""
-    itemsize = np.dtype(dtype).itemsize
-    return np.frombuffer(values.buffers()[1], dtype=dtype, count=len(values), offset=values.offset * itemsize)
 
 
 def read_results(source: InputFile, comments: bool) -> tuple[bytes, dict[bytes, Ranking]]:
@@ -132,7 +126,7 @@ def read_results(source: InputFile, comments: bool) -> tuple[bytes, dict[bytes, 
                                               ("docno", "descending")])
     ranked = table.take(order)
     encoded = ranked["topic"].combine_chunks().dictionary_encode()
-    codes = _numpy(encoded.indices, np.int32)
+    codes = numpy_of(encoded.indices)
     names = encoded.dictionary.to_pylist()
     ranked_docnos = ranked["docno"].to_pylist()
     cuts = [0, *(np.flatnonzero(codes[1:] != codes[:-1]) + 1).tolist(), len(codes)]
