@@ -20,6 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ...arrays import arrow_of, numpy_of
 from ...errors import InputError
 from ...io.lines import Dialect, Fields, binary_column, split_block
 from ...io.source import read_input
@@ -31,7 +32,25 @@ DIALECT = Dialect(skip_bom=False)  # C's white space (Perl's, the \r being gone)
 PLAIN_DECIMAL = r"^[+-]?(?:[0-9]{1,15}|[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?:\.[0-9]*)?[eE][+-]?[0-9]{1,4})$"
 SMALL_INTEGER = r"^-?[0-9]{1,18}$"
 _INTEGER = re.compile(rb"-?[0-9]+")
-COLON = b":"  # (a pa.scalar made at import time would import pandas: pyarrow converts it at the call)
+# Arrow and numpy meet through their buffers here (arrays.numpy_of, arrow_of, and the two helpers below):
+# pyarrow's pa.array, pa.scalar and to_numpy import pandas on first use, 0.2 s of every call of a drop-in
+# that has no use for it.
+
+
+def _texts(text: bytes, n: int) -> pa.Array:
+    """A binary array holding ``text`` n times."""
+    offsets = np.arange(n + 1, dtype=np.int32) * len(text)
+    return pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer(offsets), pa.py_buffer(text * n)])
+
+
+def _equal(texts: pa.Array, text: bytes) -> np.ndarray:
+    """Whether each field is exactly ``text``."""
+    return numpy_of(pc.is_in(texts, value_set=_texts(text, 1)))
+
+
+def _joined(topics: pa.Array, docnos: pa.Array) -> pa.Array:
+    """The "topic:docno" key of each line."""
+    return pc.binary_join_element_wise(topics, docnos, _texts(b":", len(topics)))
 
 
 @dataclass
@@ -72,7 +91,7 @@ def _split(path: str, width: int) -> Lines:
 
 def _digits(texts: pa.Array) -> np.ndarray:
     """Whether each field is one or more ASCII digits."""
-    return pc.match_substring_regex(texts, "^[0-9]+$").to_numpy(zero_copy_only=False)
+    return numpy_of(pc.match_substring_regex(texts, "^[0-9]+$"))
 
 
 def _topics(lines: Lines) -> pa.Array:
@@ -98,8 +117,7 @@ def _numeric_order(topics: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     numbers = [int(text) for text in spelt]
     places = {number: place for place, number in enumerate(sorted(set(numbers)))}
     place = np.array([places[number] for number in numbers], dtype=np.int64)
-    codes = encoded.indices.to_numpy(zero_copy_only=False)
-    return place[codes], spelt[codes]
+    return place[numpy_of(encoded.indices)], spelt[numpy_of(encoded.indices)]
 
 
 @dataclass
@@ -112,16 +130,16 @@ class Judgments:
 
     name: str
     topics: set[str] = field(default_factory=set)                    # topics with a relevant document
-    keys: pa.Array = field(default_factory=lambda: pa.array([], pa.binary()))  # distinct "topic:docno"
+    keys: pa.Array = field(default_factory=lambda: pa.nulls(0, pa.binary()))  # distinct "topic:docno"
     grades: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # ... and their grades
     ideal_gains: dict[str, np.ndarray] = field(default_factory=dict)  # topic -> grades, best first
 
     def grades_of(self, keys: pa.Array) -> np.ndarray:
         """The grade of each "topic:docno" (0 where it has none)."""
-        index = pc.index_in(keys, value_set=self.keys).to_numpy(zero_copy_only=False)
-        found = ~np.isnan(index) if index.dtype.kind == "f" else np.ones(len(index), bool)
+        index = numpy_of(pc.index_in(keys, value_set=self.keys), null=-1)
+        found = index >= 0
         grades = np.zeros(len(keys), dtype=np.int64)
-        grades[found] = self.grades[index[found].astype(np.int64)]
+        grades[found] = self.grades[index[found]]
         return grades
 
 
@@ -141,12 +159,12 @@ def read_qrels(path: str) -> Judgments:
         return judgments
     topics = _topics(lines)
     zero = lines.column(1)
-    odd = np.flatnonzero(~pc.equal(zero, pa.scalar(b"0", pa.binary())).to_numpy(zero_copy_only=False))
+    odd = np.flatnonzero(~_equal(zero, b"0"))
     lines.refuse(odd[[perl_number(zero[int(row)].as_py()) != 0 for row in odd]] if len(odd) else odd)
     texts = lines.column(3)
-    small = pc.match_substring_regex(texts, SMALL_INTEGER).to_numpy(zero_copy_only=False)
+    small = numpy_of(pc.match_substring_regex(texts, SMALL_INTEGER))
     grades = np.zeros(len(texts), dtype=np.int64)
-    grades[small] = pc.cast(pc.cast(pc.filter(texts, pa.array(small)), pa.string()), pa.int64()).to_numpy()
+    grades[small] = numpy_of(pc.cast(pc.cast(texts.take(arrow_of(np.flatnonzero(small))), pa.string()), pa.int64()))
     for row in np.flatnonzero(~small):  # other than -?[0-9]+ (refused), or long (zeros in front?)
         text = texts[int(row)].as_py()
         grades[row] = max(min(int(text), MAX_GRADE + 1), -1) if _INTEGER.fullmatch(text) else MAX_GRADE + 1
@@ -156,12 +174,12 @@ def read_qrels(path: str) -> Judgments:
     relevant = np.flatnonzero(grades > 0)
     if not len(relevant):
         return judgments
-    place, spelt = _numeric_order(topics.take(pa.array(relevant)))
+    place, spelt = _numeric_order(topics.take(arrow_of(relevant)))
     grades = grades[relevant]
-    keys = pc.binary_join_element_wise(topics.take(pa.array(relevant)), lines.column(2).take(pa.array(relevant)),
-                                       COLON)
-    table = pa.table({"key": keys, "grade": grades}).group_by("key").aggregate([("grade", "min")])
-    judgments.keys, judgments.grades = table["key"].combine_chunks(), table["grade_min"].to_numpy()
+    keys = _joined(topics.take(arrow_of(relevant)), lines.column(2).take(arrow_of(relevant)))
+    encoded = pc.dictionary_encode(keys)  # (not a table's group_by: it imports pyarrow.dataset, and pandas)
+    judgments.keys, judgments.grades = encoded.dictionary, np.full(len(encoded.dictionary), MAX_GRADE, np.int64)
+    np.minimum.at(judgments.grades, numpy_of(encoded.indices), grades)
     judgments.topics = set(spelt.tolist())
     order = np.lexsort((-grades, place))  # by topic, best grade first; stable
     place, grades, spelt = place[order], grades[order], spelt[order]
@@ -193,12 +211,12 @@ def read_run(path: str) -> Run:
     """
     lines = _split(path, 6)
     if lines.fields is None:
-        return Run(lines.name, "?????", [], np.zeros(1, np.int64), pa.array([], pa.binary()))
+        return Run(lines.name, "?????", [], np.zeros(1, np.int64), pa.nulls(0, pa.binary()))
     topics = _topics(lines)
-    lines.refuse(~pc.equal(lines.column(1), pa.scalar(b"Q0", pa.binary())).to_numpy(zero_copy_only=False))
+    lines.refuse(~_equal(lines.column(1), b"Q0"))
     lines.refuse(~_digits(lines.column(3)))
     runids = lines.column(5)
-    lines.refuse(pc.equal(runids, pa.scalar(b"0", pa.binary())).to_numpy(zero_copy_only=False))
+    lines.refuse(_equal(runids, b"0"))
     lines.check("format error in run file (expected: topic Q0 docno rank score runid, the rank digits, "
                 "the runid not 0)")
     scores = _scores(lines)
@@ -206,11 +224,11 @@ def read_run(path: str) -> Run:
     place, spelt = _numeric_order(topics)
     encoded = pc.dictionary_encode(docnos)
     docno_rank = np.empty(len(encoded.dictionary), dtype=np.int64)
-    docno_rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(len(encoded.dictionary))
-    order = np.lexsort((-docno_rank[encoded.indices.to_numpy(zero_copy_only=False)], -scores, place))
+    docno_rank[numpy_of(pc.array_sort_indices(encoded.dictionary))] = np.arange(len(encoded.dictionary))
+    order = np.lexsort((-docno_rank[numpy_of(encoded.indices)], -scores, place))
     place = place[order]
     starts = np.flatnonzero(np.r_[True, place[1:] != place[:-1]])
-    keys = pc.binary_join_element_wise(topics, docnos, COLON).take(pa.array(order))
+    keys = _joined(topics, docnos).take(arrow_of(order))
     runid = runids[-1].as_py().decode("utf-8", "surrogateescape")
     return Run(lines.name, runid, spelt[order][starts].tolist(), np.r_[starts, len(order)], keys)
 
@@ -219,9 +237,9 @@ def _scores(lines: Lines) -> np.ndarray:
     """The scores as Perl's numbers, as doubles, or as their places in order where some integer is beyond
     a double's precision (Perl compares such integers exactly)."""
     texts = lines.column(4)
-    plain = pc.match_substring_regex(texts, PLAIN_DECIMAL).to_numpy(zero_copy_only=False)
+    plain = numpy_of(pc.match_substring_regex(texts, PLAIN_DECIMAL))
     scores = np.zeros(len(texts))
-    scores[plain] = pc.cast(pc.cast(pc.filter(texts, pa.array(plain)), pa.string()), pa.float64()).to_numpy()
+    scores[plain] = numpy_of(pc.cast(pc.cast(texts.take(arrow_of(np.flatnonzero(plain))), pa.string()), pa.float64()))
     others = {int(row): perl_number(texts[int(row)].as_py()) for row in np.flatnonzero(~plain)}
     for row, value in others.items():
         if isinstance(value, float) and math.isnan(value):
