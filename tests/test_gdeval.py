@@ -48,6 +48,86 @@ def test_oracle_byte_for_byte(case):
     assert (status == 0) == (case["exit"] == "0"), err
 
 
+def oracle_groups():
+    """The oracle's calls that differ only in their run (same qrels, same options), grouped in file order:
+    one call of them all must print the concatenation of their golden outputs. Those on the 2012 qrels (the
+    bench's) run with the suite, the others with the sweeps."""
+    if not CASES.exists():
+        yield pytest.param(None, None, id="oracle-absent")
+        return
+    groups: dict[tuple, list] = {}
+    with CASES.open(newline="") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            args = row["args"].split()
+            groups.setdefault(tuple(args[:-1]), []).append((args[-1], row["expected"], row["exit"]))
+    for flags, calls in groups.items():
+        if len(calls) > 1:
+            marks = () if "{SHARED}/data/trec-web/2012/qrels.adhoc.txt" in flags else (pytest.mark.sweep,)
+            name = calls[0][1].rsplit("/", 1)[-1].removesuffix(".out")
+            yield pytest.param(flags, calls, id=f"{name}+{len(calls) - 1}", marks=marks)
+
+
+@pytest.mark.parametrize("flags,calls", list(oracle_groups()))
+def test_several_runs_are_the_oracle_calls_concatenated(flags, calls):
+    if flags is None:
+        pytest.skip(f"{CASES} not available")
+    assert all(status == "0" for _, _, status in calls)
+    shared = str(SHARED)
+    status, out, err = run_gdeval([arg.replace("{SHARED}", shared) for arg in flags]
+                                  + [run.replace("{SHARED}", shared) for run, _, _ in calls])
+    assert status == 0, err
+    assert out == b"".join(open(expected.replace("{SHARED}", shared), "rb").read() for _, expected, _ in calls)
+
+
+def test_several_runs_by_hand():
+    """run-b.txt ranks a (2), c (0), b (1) for topic 51 and lacks 52: nDCG (3 + 1/log2(4)) / (3 + 1/log2(3))
+    = 0.963940, ERR 3/16 + (1/16)(13/16)/3 = 0.204427; -c halves them in the mean (two qrels topics). With
+    run.txt first (both its topics: -c changes nothing), the output is the two calls' one after the other."""
+    alone = run_gdeval(["-c", GD / "qrels.txt", GD / "run-b.txt"])
+    assert alone[:2] == (0, (GD / "run-b-c.out").read_bytes())
+    status, out, _ = run_gdeval(["-c", GD / "qrels.txt", GD / "run.txt", GD / "run-b.txt"])
+    assert (status, out) == (0, (GD / "run-default.out").read_bytes() + (GD / "run-b-c.out").read_bytes())
+    status, out, _ = run_gdeval(["-k", "1", GD / "qrels.txt", GD / "run.txt", GD / "run.txt"])
+    assert (status, out) == (0, (GD / "run-k1.out").read_bytes() * 2)
+
+
+@pytest.mark.parametrize("second", [
+    b"51 Q0 a 1 1 r2\n51 Q0 b 1 1 0\n",   # line 2: a runid Perl takes as false
+    None,                                 # no such file
+])
+def test_an_error_in_the_second_run_comes_after_the_first_block(tmp_path, second):
+    bad = tmp_path / "bad"
+    if second is not None:
+        bad.write_bytes(second)
+    status, out, err = run_gdeval([GD / "qrels.txt", GD / "run.txt", bad, GD / "run-b.txt"])
+    assert status == 2
+    assert out == (GD / "run-default.out").read_bytes()  # the first run's, none of the third's
+    assert f"{bad}:2:" in err if second is not None else f"{bad}: cannot open" in err
+
+
+def test_a_stop_in_the_second_run_prints_its_rows_before(tmp_path):
+    """As test_another_spelling_stops_after_the_rows_before, with 053 after 52: the 52 row is printed
+    (b, grade 1, first: nDCG 1, ERR 1/16), then nothing of the third run."""
+    (tmp_path / "q").write_bytes(b"53 0 a 2\n053 0 b 1\n52 0 b 1\n")
+    (tmp_path / "r").write_bytes(b"52 Q0 b 1 1 r\n053 Q0 b 1 1 r\n")
+    (tmp_path / "ok").write_bytes(b"52 Q0 b 1 1 ok\n")
+    status, out, err = run_gdeval([tmp_path / "q", tmp_path / "ok", tmp_path / "r", tmp_path / "ok"])
+    header = b"runid,topic,ndcg@20,err@20\n"
+    assert status != 0 and f"{tmp_path / 'r'}:" in err
+    assert out == header + b"ok,52,1.00000,0.06250\nok,amean,1.00000,0.06250\n" + header + b"r,52,1.00000,0.06250\n"
+
+
+@pytest.mark.parametrize("args,parsed", [
+    (["q", "r1", "r2"], ("q", ["r1", "r2"])),
+    (["-c", "-k", "5", "q", "r1", "r2", "r3"], ("q", ["r1", "r2", "r3"])),
+    (["-", "r1", "-c"], ("-", ["r1", "-c"])),      # after the qrels, every argument is a run
+    (["-c", "-k", "q"], ("-k", ["q"])),  # two left are the files, as in gdeval.pl (so -k is the qrels)
+])
+def test_several_runs_on_the_command_line(args, parsed):
+    opts, qrels, runs = gdeval.parse_command_line(args)
+    assert (qrels, runs) == parsed
+
+
 @pytest.mark.parametrize("flags", [[], ["-c"], ["-k", "10"]])
 def test_oracle_edge_case_copied(flags):
     status, out, _ = run_gdeval([*flags, GD / "edge000.qrels", GD / "edge000.run"])
@@ -119,6 +199,7 @@ def test_depth_as_perl_reads_it():
 
 @pytest.mark.parametrize("args", [
     [], ["q"], ["-k", "0", "q", "r"], ["-riskAlpha", "-1", "q", "r"], ["-x", "q", "r"], ["-k", "5", "q"],
+    ["-c", "-x", "q", "r1", "r2"],
 ])
 def test_usage_errors(args):
     status, out, err = run_gdeval(args)
@@ -162,5 +243,8 @@ def test_help_and_version():
 def test_the_command():
     done = run_cli(["gdeval", GD / "qrels.txt", GD / "run.txt"])
     assert done.returncode == 0 and done.stdout == (GD / "run-default.out").read_bytes()
+    done = run_cli(["gdeval", "-c", GD / "qrels.txt", GD / "run.txt", GD / "missing", GD / "run-b.txt"])
+    assert done.returncode == 2 and done.stdout == (GD / "run-default.out").read_bytes()
+    assert b"missing" in done.stderr
     assert run_cli(["gdeval", "-k", "0", GD / "qrels.txt", GD / "run.txt"]).returncode == 2
     assert b"gdeval" in run_cli(["--help"]).stdout

@@ -39,7 +39,11 @@ depends on its merge sort's internals); an error's message is divaleval's
 (``gdeval: FILE:LINE: ...``) and its status 2, not Perl's ``die`` status;
 ``-help`` and ``-version`` print divaleval's text; topic numbers beyond 64
 bits compare exactly (Perl rounds them to doubles). Beyond gdeval.pl: gzip
-files and ``-`` for standard input (once).
+files, ``-`` for standard input (once), and several runs in one call
+(``qrels run...``), whose output is the concatenation of gdeval.pl's calls
+with each run alone (the qrels and the baseline read once): up to the first
+run it refuses or stops in, that run's block (as far as gdeval.pl prints it)
+and its error then ending the command.
 
 The package, by concern: :mod:`.options` (the command line, numbers as Perl
 reads and prints them), :mod:`.reading` (qrels and runs, a run's order),
@@ -49,7 +53,7 @@ reads and prints them), :mod:`.reading` (qrels and runs, a run's order),
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import Iterator, TextIO
 
 from ...errors import InputError
 from ...io.source import STDIN_NAME, STDIN_ONCE, display_name
@@ -60,43 +64,62 @@ from .scoring import STOP_REASON, Scored, dcg, err, risk_weighted, score
 from .writer import csv_text, perl_fixed, perl_sprintf
 
 __all__ = [
-    "HELP", "PROGRAM", "STOP_REASON", "VERSION", "GdevalUsage", "Judgments", "Options", "Run", "Scored",
-    "command_output", "csv_text", "dcg", "err", "main", "parse_command_line", "perl_fixed", "perl_int",
+    "HELP", "PROGRAM", "STOP_REASON", "VERSION", "GdevalStopped", "GdevalUsage", "Judgments", "Options", "Run",
+    "Scored", "command_blocks", "csv_text", "dcg", "err", "main", "parse_command_line", "perl_fixed", "perl_int",
     "perl_number", "perl_sprintf", "read_qrels", "read_run", "risk_weighted", "score",
 ]
 
 
 def main(args: list[str], out: TextIO | None = None, err_out: TextIO | None = None) -> int:
-    """Run gdeval.pl's command line; returns the exit status."""
-    err_out = err_out or sys.stderr
+    """Run gdeval.pl's command line (with several runs: its calls one after the other); returns the exit
+    status. Each run's block is written as soon as it is computed, so those before an error are out."""
+    out, err_out = out or sys.stdout, err_out or sys.stderr
     try:
-        text, problem = command_output(args)
-    except GdevalUsage as exc:
-        text, problem = "", f"{exc}\n{PROGRAM}: usage: divaleval gdeval [options] qrels run   (-help: options)"
-    except InputError as exc:
-        text, problem = "", str(exc)
-    write_text(out or sys.stdout, text)
-    if problem is None:
+        for text in command_blocks(args):
+            write_text(out, text)
         return 0
+    except GdevalUsage as exc:
+        problem = f"{exc}\n{PROGRAM}: usage: divaleval gdeval [options] qrels run...   (-help: options)"
+    except GdevalStopped as exc:
+        write_text(out, exc.text)
+        problem = str(exc)
+    except InputError as exc:
+        problem = str(exc)
     err_out.write(f"{PROGRAM}: {problem}\n")
     return 2
 
 
-def command_output(args: list[str]) -> tuple[str, str | None]:
-    """What gdeval.pl prints for ``args``, and why it stops short (None: it does not)."""
+class GdevalStopped(Exception):
+    """gdeval.pl stops part way through a run (:data:`STOP_REASON`): ``text`` is what it printed of it."""
+
+    def __init__(self, path: str, text: str) -> None:
+        super().__init__(f"{path}: {STOP_REASON}")
+        self.text = text
+
+
+def command_blocks(args: list[str]) -> Iterator[str]:
+    """What gdeval.pl prints for ``args``, a block a run (one call's output each): the qrels and the
+    baseline are read once, each run when its turn comes, so an error in one (:class:`InputError`, or
+    :class:`GdevalStopped` with the rows it printed) comes after the blocks of the runs before it."""
     parsed = parse_command_line(args)
     if parsed == "version":
-        return f"{PROGRAM}: {VERSION}\n", None
+        yield f"{PROGRAM}: {VERSION}\n"
+        return
     if parsed == "help":
-        return HELP, None
-    opts, qrels_path, run_path = parsed
-    if [qrels_path, run_path, opts.baseline].count(STDIN_NAME) > 1:
+        yield HELP
+        return
+    opts, qrels_path, run_paths = parsed
+    if [qrels_path, *run_paths, opts.baseline].count(STDIN_NAME) > 1:
         raise InputError(display_name(STDIN_NAME), None, STDIN_ONCE)
     judgments = read_qrels(qrels_path)
     baseline = None
     if opts.baseline is not None:
         baseline = score(judgments, read_run(opts.baseline), opts)
         if baseline.stopped:
-            return "", f"{opts.baseline}: {STOP_REASON}"
-    scored = score(judgments, read_run(run_path), opts, baseline)
-    return csv_text(scored, opts, baseline), f"{run_path}: {STOP_REASON}" if scored.stopped else None
+            raise GdevalStopped(opts.baseline, "")
+    for run_path in run_paths:
+        scored = score(judgments, read_run(run_path), opts, baseline)
+        text = csv_text(scored, opts, baseline)
+        if scored.stopped:
+            raise GdevalStopped(run_path, text)
+        yield text

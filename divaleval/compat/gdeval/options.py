@@ -1,4 +1,4 @@
-"""gdeval.pl's command line, read as its Perl reads it: options before the two files, numbers as Perl
+"""gdeval.pl's command line, read as its Perl reads it: options before the files, numbers as Perl
 turns strings into numbers (:func:`perl_number`), and the strings it prints back as it prints them."""
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ DEFAULT_DEPTH = 20
 MAX_GRADE = 4  # the highest grade a qrels line may give, and ERR's (gdeval.pl's constant)
 
 HELP = """\
-divaleval gdeval [options] qrels run
+divaleval gdeval [options] qrels run...
   A drop-in replacement for gdeval.pl 1.3 (TREC Web Track ad hoc evaluation):
   the same options and the same CSV on standard output (nDCG@k and ERR@k a topic,
   then their mean).
 
-  options (before the two file names):
+  options (before the file names):
     -c                average over every topic of the qrels with a relevant document
                       (default: over those the run has)
     -k K              evaluate the first K documents of each topic (K >= 1, default 20)
@@ -27,15 +27,21 @@ divaleval gdeval [options] qrels run
     -riskAlpha R      weight downside differences by 1+R (R >= 0, default 0)
     -help, -version (first)
 
-  Beyond gdeval.pl: gzip files and '-' for standard input.
+  Beyond gdeval.pl: several runs in one call (the qrels read once; the output is
+  that of one call a run, one after the other, the options applying to each),
+  gzip files, and '-' for standard input.
 
 Examples (from the root of the repository, on its test data):
   divaleval gdeval tests/data/gdeval/qrels.txt tests/data/gdeval/run.txt
   divaleval gdeval -k 10 -c tests/data/gdeval/edge000.qrels tests/data/gdeval/edge000.run
   divaleval gdeval -baseline tests/data/gdeval/baseline-carry.txt -riskAlpha 1 tests/data/gdeval/qrels-carry.txt tests/data/gdeval/run-carry.txt
+  divaleval gdeval -c tests/data/gdeval/qrels.txt tests/data/gdeval/run.txt tests/data/gdeval/run-b.txt
 
 Docs: docs/commands/gdeval.md
 """
+
+
+OPTIONS = ("-k", "-baseline", "-riskAlpha")  # the options that take a value
 
 
 class GdevalUsage(Exception):
@@ -109,13 +115,16 @@ class Options:
         return min(int(self.depth), length) if math.isfinite(self.depth) else length
 
 
-def parse_command_line(args: list[str]) -> tuple[Options, str, str] | str:
-    """Options and the two file names, or "help" / "version".
+def parse_command_line(args: list[str]) -> tuple[Options, str, list[str]] | str:
+    """Options, the qrels file and the run files, or "help" / "version".
 
     As gdeval.pl reads them: ``-v``/``-version`` only as the first argument;
     then, until exactly two arguments are left, the first must be ``-help``,
     ``-c`` (with two more after it) or ``-k``/``-baseline``/``-riskAlpha`` and
     a value (with two more after them); a later option overrides an earlier.
+    Beyond gdeval.pl, where more than two are left and the first is no option
+    (nor an unknown one: a ``-`` and more), it is the qrels and the rest are
+    runs, each evaluated as gdeval.pl evaluates its one run.
     """
     if args and args[0] in ("-v", "-version"):
         return "version"
@@ -127,8 +136,10 @@ def parse_command_line(args: list[str]) -> tuple[Options, str, str] | str:
         if head == "-c" and left >= 3:
             opts.complete, at = True, at + 1
             continue
-        if head not in ("-k", "-baseline", "-riskAlpha") or left < 4:
-            raise GdevalUsage("expected options, then exactly two files: qrels run")
+        if left > 2 and head not in OPTIONS and not (head.startswith("-") and head != "-"):
+            break  # qrels, then several runs
+        if head not in OPTIONS or left < 4:
+            raise GdevalUsage("expected options, then the files: qrels run...")
         value, at = args[at + 1], at + 2
         if head == "-k":
             opts.depth = perl_int(value)
@@ -140,4 +151,4 @@ def parse_command_line(args: list[str]) -> tuple[Options, str, str] | str:
             opts.risk_alpha, opts.risk_alpha_text = perl_number(value), value
             if opts.risk_alpha < 0.0:
                 raise GdevalUsage(f"-riskAlpha must be >= 0, not {value!r}")
-    return opts, args[at], args[at + 1]
+    return opts, args[at], args[at + 1:]
