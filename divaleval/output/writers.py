@@ -155,14 +155,3 @@ def make_writer(fmt: str, stream: TextIO, measure_names: list[str], means_only: 
                 run_column: bool = False) -> Writer:
     return WRITERS[fmt](stream, measure_names, means_only, run_column)
 
-
-def write_text(out: TextIO, text: str) -> None:
-    """``text`` to ``out``, byte for byte: through its binary buffer where it has one, so that bytes read
-    as surrogate escapes (a runid's, from a file in no encoding) are written back as they were."""
-    raw = getattr(out, "buffer", None)
-    if raw is None:
-        out.write(text)
-        return
-    out.flush()
-    raw.write(text.encode("utf-8", "surrogateescape"))
-    raw.flush()

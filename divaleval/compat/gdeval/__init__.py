@@ -57,7 +57,7 @@ from typing import Iterator, TextIO
 
 from ...errors import InputError
 from ...io.source import STDIN_NAME, STDIN_ONCE, display_name
-from ...output.writers import write_text
+from ...output.streams import write_text
 from .options import HELP, PROGRAM, VERSION, GdevalUsage, Options, parse_command_line, perl_int, perl_number
 from .reading import Judgments, Run, read_qrels, read_run
 from .scoring import STOP_REASON, Scored, dcg, err, risk_weighted, score

@@ -43,11 +43,6 @@ def _texts(text: bytes, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer(offsets), pa.py_buffer(text * n)])
 
 
-def _equal(texts: pa.Array, text: bytes) -> np.ndarray:
-    """Whether each field is exactly ``text``."""
-    return numpy_of(pc.is_in(texts, value_set=_texts(text, 1)))
-
-
 def _joined(topics: pa.Array, docnos: pa.Array) -> pa.Array:
     """The "topic:docno" key of each line."""
     return pc.binary_join_element_wise(topics, docnos, _texts(b":", len(topics)))
@@ -61,12 +56,14 @@ class Lines:
     fields: Fields | None  # None: an empty file
     rows: np.ndarray       # lines (0-based) with ``width`` fields or more
     bad: np.ndarray        # per line: whether gdeval.pl refuses it (so far)
-
-    def column(self, j: int) -> pa.Array:
-        return self.fields.column(self.rows, j)
+    first: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # each row's first field
 
     def bounds(self, j: int) -> tuple[np.ndarray, np.ndarray]:
-        return self.fields.bounds(self.rows, j)
+        """Where field j of each row lies in ``fields.data``."""
+        return self.fields.starts[self.first + j], self.fields.ends[self.first + j]
+
+    def column(self, j: int) -> pa.Array:
+        return binary_column(self.fields.data, *self.bounds(j))
 
     def refuse(self, failing: np.ndarray) -> None:
         """Note the lines of ``rows`` that fail a check (a boolean per row)."""
@@ -75,6 +72,14 @@ class Lines:
     def check(self, message: str) -> None:
         if self.bad.any():
             raise InputError(self.name, int(np.argmax(self.bad)) + 1, message)
+
+    def equal(self, j: int, text: bytes) -> np.ndarray:
+        """Whether field j of each row is exactly ``text``."""
+        starts, ends = self.bounds(j)
+        same = ends - starts == len(text)
+        for at, byte in enumerate(text):  # (a field is followed by a separator at least: in the data)
+            same &= self.fields.data[np.minimum(starts + at, len(self.fields.data) - 1)] == byte
+        return same
 
 
 def _split(path: str, width: int) -> Lines:
@@ -86,12 +91,33 @@ def _split(path: str, width: int) -> Lines:
     if not raw.endswith(b"\n"):  # a last line without its newline (if only "\r", a blank line to Perl)
         data += b"\n"
     fields = split_block(data, 1, DIALECT)
-    return Lines(source.name, fields, np.flatnonzero(fields.per_line >= width), fields.per_line < width)
+    rows = np.flatnonzero(fields.per_line >= width)
+    return Lines(source.name, fields, rows, fields.per_line < width, fields.first_field[rows])
 
 
-def _digits(texts: pa.Array) -> np.ndarray:
+# Short fields (topics, ranks, scores: a few bytes) are checked a byte position at a time, every line at
+# once; a column holding a longer field goes to Arrow's regular expressions.
+SHORT = 24
+
+
+def _short(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The fields' bytes, a row for each position (``SHORT`` at most), a column for each field, and whether
+    the position lies inside the field; None where a field is longer (or there is none)."""
+    lengths = ends - starts
+    width = int(lengths.max()) if len(lengths) else 0
+    if not 0 < width <= SHORT:
+        return None
+    positions = np.arange(width)[:, None]
+    return data.take(np.minimum(starts + positions, len(data) - 1)), positions < lengths
+
+
+def _digits(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Whether each field is one or more ASCII digits."""
-    return numpy_of(pc.match_substring_regex(texts, "^[0-9]+$"))
+    short = _short(data, starts, ends)
+    if short is None:
+        return numpy_of(pc.match_substring_regex(binary_column(data, starts, ends), "^[0-9]+$"))
+    matrix, inside = short
+    return ((matrix - np.uint8(ord("0")) <= np.uint8(9)) | ~inside).all(axis=0)
 
 
 def _topics(lines: Lines) -> pa.Array:
@@ -99,14 +125,21 @@ def _topics(lines: Lines) -> pa.Array:
     refused)."""
     data = lines.fields.data
     starts, ends = lines.bounds(0)
-    dashes = np.flatnonzero(data == ord("-"))
-    if len(dashes):
-        last = np.searchsorted(dashes, ends) - 1
-        after = dashes[np.maximum(last, 0)] + 1
-        starts = np.where((last >= 0) & (after > starts), after, starts)
-    topics = binary_column(data, starts, ends)
-    lines.refuse(~_digits(topics))
-    return topics
+    short = _short(data, starts, ends)
+    if short is not None:
+        matrix, inside = short
+        cut = np.zeros(len(starts), dtype=starts.dtype)  # bytes up to the last '-'
+        for position, dash in enumerate((matrix == ord("-")) & inside):
+            cut[dash] = position + 1
+        starts = starts + cut
+    else:  # a long field: the last '-' of the data before each field's end
+        dashes = np.flatnonzero(data == ord("-"))
+        if len(dashes):
+            last = np.searchsorted(dashes, ends) - 1
+            after = dashes[np.maximum(last, 0)] + 1
+            starts = np.where((last >= 0) & (after > starts), after, starts)
+    lines.refuse(~_digits(data, starts, ends) | (starts == ends))
+    return binary_column(data, starts, ends)
 
 
 def _numeric_order(topics: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -159,7 +192,7 @@ def read_qrels(path: str) -> Judgments:
         return judgments
     topics = _topics(lines)
     zero = lines.column(1)
-    odd = np.flatnonzero(~_equal(zero, b"0"))
+    odd = np.flatnonzero(~lines.equal(1, b"0"))
     lines.refuse(odd[[perl_number(zero[int(row)].as_py()) != 0 for row in odd]] if len(odd) else odd)
     texts = lines.column(3)
     small = numpy_of(pc.match_substring_regex(texts, SMALL_INTEGER))
@@ -213,24 +246,44 @@ def read_run(path: str) -> Run:
     if lines.fields is None:
         return Run(lines.name, "?????", [], np.zeros(1, np.int64), pa.nulls(0, pa.binary()))
     topics = _topics(lines)
-    lines.refuse(~_equal(lines.column(1), b"Q0"))
-    lines.refuse(~_digits(lines.column(3)))
-    runids = lines.column(5)
-    lines.refuse(_equal(runids, b"0"))
+    lines.refuse(~lines.equal(1, b"Q0"))
+    lines.refuse(~_digits(lines.fields.data, *lines.bounds(3)))
+    lines.refuse(lines.equal(5, b"0"))
     lines.check("format error in run file (expected: topic Q0 docno rank score runid, the rank digits, "
                 "the runid not 0)")
     scores = _scores(lines)
     docnos = lines.column(2)
     place, spelt = _numeric_order(topics)
-    encoded = pc.dictionary_encode(docnos)
-    docno_rank = np.empty(len(encoded.dictionary), dtype=np.int64)
-    docno_rank[numpy_of(pc.array_sort_indices(encoded.dictionary))] = np.arange(len(encoded.dictionary))
-    order = np.lexsort((-docno_rank[numpy_of(encoded.indices)], -scores, place))
+    order = _order(place, scores, docnos)
     place = place[order]
     starts = np.flatnonzero(np.r_[True, place[1:] != place[:-1]])
     keys = _joined(topics, docnos).take(arrow_of(order))
-    runid = runids[-1].as_py().decode("utf-8", "surrogateescape")
+    last = lines.first[-1] + 5
+    runid = lines.fields.data[lines.fields.starts[last]:lines.fields.ends[last]].tobytes()
+    runid = runid.decode("utf-8", "surrogateescape")
     return Run(lines.name, runid, spelt[order][starts].tolist(), np.r_[starts, len(order)], keys)
+
+
+def _order(place: np.ndarray, scores: np.ndarray, docnos: pa.Array) -> np.ndarray:
+    """The lines in gdeval.pl's order: by topic, score descending, docno descending (bytes), file order.
+
+    Docnos are compared only where topic and score tie: usually few lines,
+    and a run is often written in that order already (then nothing is sorted).
+    """
+    written = (place[1:] > place[:-1]) | ((place[1:] == place[:-1]) & (scores[1:] <= scores[:-1]))
+    order = np.arange(len(place)) if written.all() else np.lexsort((-scores, place))  # stable: file order
+    ordered_place, ordered_score = place[order], scores[order]
+    tie = (ordered_place[1:] == ordered_place[:-1]) & (ordered_score[1:] == ordered_score[:-1])
+    if not tie.any():
+        return order
+    tied = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])  # places in ``order`` of lines in a tie
+    group = np.cumsum(np.r_[True, ~tie])[tied]
+    rows = order[tied]
+    descending = numpy_of(pc.array_sort_indices(docnos.take(arrow_of(rows)), order="descending"))  # stable
+    rank = np.empty(len(rows), dtype=np.int64)
+    rank[descending] = np.arange(len(rows))
+    order[tied] = rows[np.lexsort((rank, group))]
+    return order
 
 
 def _scores(lines: Lines) -> np.ndarray:

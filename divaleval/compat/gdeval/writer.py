@@ -1,5 +1,5 @@
 """gdeval.pl's CSV: a header, a row per topic, then the mean, printed as its Perl prints them
-(output/writers.write_text writes it with the runids' bytes as they were in the run files).
+(output/streams.write_text writes it with the runids' bytes as they were in the run files).
 
 Each row is printed with a format that holds the runid (and, against a
 baseline, the baseline's runid and the -riskAlpha text): a ``%`` in them is a

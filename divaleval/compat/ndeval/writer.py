@@ -9,7 +9,7 @@ import numpy as np
 from ...aggregate import topic_mean
 from ...model.qrels import Qrels
 from ...output.formatting import c_fixed
-from ...output.writers import write_text
+from ...output.streams import write_text
 from .options import Options
 from .risk import risk_rows
 from .scoring import C_NAN, COLUMNS, ScoredRun
