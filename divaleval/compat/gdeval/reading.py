@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -107,8 +108,14 @@ def _short(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.n
     width = int(lengths.max()) if len(lengths) else 0
     if not 0 < width <= SHORT:
         return None
-    positions = np.arange(width)[:, None]
-    return data.take(np.minimum(starts + positions, len(data) - 1)), positions < lengths
+    windows = sliding_window_view(data, width)  # row i: the width bytes from i (a view)
+    last = len(windows) - 1
+    rows = windows[np.minimum(starts, last)]
+    late = np.flatnonzero(starts > last)  # fields too near the end for a whole window: from a padded tail
+    if len(late):
+        tail = np.concatenate([data[last:], np.zeros(width, dtype=np.uint8)])
+        rows[late] = sliding_window_view(tail, width)[starts[late] - last]
+    return np.ascontiguousarray(rows.T), np.arange(width)[:, None] < lengths
 
 
 def _digits(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -230,7 +237,19 @@ class Run:
     runid: str
     topics: list[str]       # in order (ascending numbers), each the spelling of its first line in that order
     bounds: np.ndarray      # topic i is rows bounds[i]:bounds[i + 1] of ``keys``
-    keys: pa.Array          # "topic:docno" of each line, best first within its topic
+    topic_texts: pa.Array   # each line's topic and docno, in file order ...
+    docnos: pa.Array
+    order: np.ndarray       # ... and the lines in gdeval.pl's order
+
+    @property
+    def keys(self) -> pa.Array:
+        """"topic:docno" of each line, best first within its topic."""
+        return self.keys_at(np.arange(len(self.order)))
+
+    def keys_at(self, rows: np.ndarray) -> pa.Array:
+        """"topic:docno" of the lines at ``rows`` of gdeval.pl's order (only those: a topic's first k)."""
+        lines = arrow_of(self.order[rows])
+        return _joined(self.topic_texts.take(lines), self.docnos.take(lines))
 
 
 def read_run(path: str) -> Run:
@@ -244,7 +263,8 @@ def read_run(path: str) -> Run:
     """
     lines = _split(path, 6)
     if lines.fields is None:
-        return Run(lines.name, "?????", [], np.zeros(1, np.int64), pa.nulls(0, pa.binary()))
+        nothing = pa.nulls(0, pa.binary())
+        return Run(lines.name, "?????", [], np.zeros(1, np.int64), nothing, nothing, np.zeros(0, np.int64))
     topics = _topics(lines)
     lines.refuse(~lines.equal(1, b"Q0"))
     lines.refuse(~_digits(lines.fields.data, *lines.bounds(3)))
@@ -257,11 +277,10 @@ def read_run(path: str) -> Run:
     order = _order(place, scores, docnos)
     place = place[order]
     starts = np.flatnonzero(np.r_[True, place[1:] != place[:-1]])
-    keys = _joined(topics, docnos).take(arrow_of(order))
     last = lines.first[-1] + 5
     runid = lines.fields.data[lines.fields.starts[last]:lines.fields.ends[last]].tobytes()
     runid = runid.decode("utf-8", "surrogateescape")
-    return Run(lines.name, runid, spelt[order][starts].tolist(), np.r_[starts, len(order)], keys)
+    return Run(lines.name, runid, spelt[order][starts].tolist(), np.r_[starts, len(order)], topics, docnos, order)
 
 
 def _order(place: np.ndarray, scores: np.ndarray, docnos: pa.Array) -> np.ndarray:
@@ -286,13 +305,33 @@ def _order(place: np.ndarray, scores: np.ndarray, docnos: pa.Array) -> np.ndarra
     return order
 
 
+def _decimals(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Whether each field is, at least, a decimal of :data:`PLAIN_DECIMAL` without an exponent (a sign,
+    digits with at most one point; at most 15 digits without it): the usual score, checked a byte
+    position at a time. False leaves it to the regular expression."""
+    short = _short(data, starts, ends)
+    if short is None:
+        return np.zeros(len(starts), dtype=bool)
+    matrix, inside = short
+    digit = (matrix - np.uint8(ord("0")) <= np.uint8(9)) & inside
+    point = (matrix == ord(".")) & inside
+    signed = (matrix[0] == ord("-")) | (matrix[0] == ord("+"))
+    allowed = (digit | point | ~inside).all(axis=0) | (signed & (digit[1:] | point[1:] | ~inside[1:]).all(axis=0))
+    digits, points = digit.sum(axis=0), point.sum(axis=0)
+    return allowed & (digits > 0) & ((points == 1) | ((points == 0) & (digits <= 15)))
+
+
 def _scores(lines: Lines) -> np.ndarray:
     """The scores as Perl's numbers, as doubles, or as their places in order where some integer is beyond
     a double's precision (Perl compares such integers exactly)."""
     texts = lines.column(4)
-    plain = numpy_of(pc.match_substring_regex(texts, PLAIN_DECIMAL))
+    plain = _decimals(lines.fields.data, *lines.bounds(4))
+    if not plain.all():
+        rest = np.flatnonzero(~plain)
+        plain[rest] = numpy_of(pc.match_substring_regex(texts.take(arrow_of(rest)), PLAIN_DECIMAL))
     scores = np.zeros(len(texts))
-    scores[plain] = numpy_of(pc.cast(pc.cast(texts.take(arrow_of(np.flatnonzero(plain))), pa.string()), pa.float64()))
+    scores[plain] = numpy_of(pc.cast(texts if plain.all() else texts.take(arrow_of(np.flatnonzero(plain))),
+                                     pa.float64()))
     others = {int(row): perl_number(texts[int(row)].as_py()) for row in np.flatnonzero(~plain)}
     for row, value in others.items():
         if isinstance(value, float) and math.isnan(value):

@@ -22,33 +22,56 @@ from .reading import Judgments, Run
 
 LOG2 = math.log(2.0)
 STOP_SCALE = 2.0 ** MAX_GRADE
-NO_GAINS = np.zeros(0, dtype=np.int64)
 _DISCOUNTS: list[float] = []  # log(i + 2) / log(2), from C's log as Perl's (numpy's log may differ in a bit)
 
 
-def _discounts(length: int) -> list[float]:
+def _discounts(length: int) -> np.ndarray:
     while len(_DISCOUNTS) < length:
         _DISCOUNTS.append(math.log(len(_DISCOUNTS) + 2) / LOG2)
-    return _DISCOUNTS
+    return np.array(_DISCOUNTS[:length])
 
 
-def dcg(gains: np.ndarray, depth: int) -> Number:
-    """DCG of the first ``depth`` gains, in gdeval.pl's order (a 0 gain adds nothing: skipped)."""
-    score: Number = 0
-    discounts = _discounts(depth)
-    for i in np.flatnonzero(gains[:depth]).tolist():
-        score += (2.0 ** int(gains[i]) - 1) / discounts[i]
-    return score
+def topic_rows(gains: np.ndarray, starts: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+    """A row per topic: its first ``cuts[t]`` gains from ``gains[starts[t]]``, zeros after (as wide as the
+    longest)."""
+    width = int(cuts.max()) if len(cuts) else 0
+    positions = np.arange(width)
+    inside = positions < cuts[:, None]
+    return np.where(inside, gains[np.minimum(starts[:, None] + positions, max(len(gains) - 1, 0))], 0)
+
+
+def dcg_and_err(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """DCG and ERR of each row of gains, term by term in gdeval.pl's order: numpy's cumulative sums and
+    products run left to right, as its loop; a 0 gain (which gdeval.pl skips) adds 0 and multiplies
+    the decay by 1, which changes no bit."""
+    if not rows.shape[1]:
+        return np.zeros(len(rows)), np.zeros(len(rows))
+    gain = 2.0 ** rows - 1
+    dcg_values = np.cumsum(gain / _discounts(rows.shape[1]), axis=1)[:, -1]
+    stop = gain / STOP_SCALE
+    decay = np.ones_like(stop)  # before each rank: the product of (1 - stop) above it
+    decay[:, 1:] = np.cumprod(1 - stop[:, :-1], axis=1)
+    err_values = np.cumsum(stop * decay / np.arange(1, rows.shape[1] + 1), axis=1)[:, -1]
+    return dcg_values, err_values
+
+
+def topic_values(gains: np.ndarray, starts: np.ndarray, cuts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """DCG and ERR of each topic's first ``cuts[t]`` gains from ``gains[starts[t]]``: all topics as one
+    matrix, or a topic at a time where one is far longer than the others (``-k`` large)."""
+    if len(cuts) * int(cuts.max(initial=0)) <= 4 * int(cuts.sum()) + 65536:
+        return dcg_and_err(topic_rows(gains, starts, cuts))
+    each = [dcg_and_err(topic_rows(gains, starts[t:t + 1], cuts[t:t + 1])) for t in range(len(cuts))]
+    return np.concatenate([dcg_values for dcg_values, _ in each]), np.concatenate([err_values for _, err_values in each])
+
+
+def dcg(gains: np.ndarray, depth: int) -> float:
+    """DCG of the first ``depth`` gains, in gdeval.pl's order."""
+    return float(dcg_and_err(np.asarray(gains[:depth])[None, :])[0][0])
 
 
 def err(gains: np.ndarray, depth: int) -> float:
-    """ERR of the first ``depth`` gains (a 0 gain changes neither the score nor the decay: skipped)."""
-    score, decay = 0.0, 1.0
-    for i in np.flatnonzero(gains[:depth]).tolist():
-        stop = (2.0 ** int(gains[i]) - 1) / STOP_SCALE
-        score += stop * decay / (i + 1)
-        decay *= 1 - stop
-    return score
+    """ERR of the first ``depth`` gains."""
+    return float(dcg_and_err(np.asarray(gains[:depth])[None, :])[1][0])
 
 
 def risk_weighted(value: Number, base: Number, alpha: Number) -> Number:
@@ -103,25 +126,27 @@ def score(judgments: Judgments, run: Run, opts: Options, baseline: Scored | None
     """
     scored = Scored(run.runid)
     alpha = opts.risk_alpha
+    ideal_dcg = _ideal_dcg(judgments, opts)
 
-    def add(topic: str, gains: np.ndarray, base: tuple[Number, Number]) -> None:
-        depth = opts.cutoff(len(gains))
-        ideal = judgments.ideal_gains.get(topic)
+    def add(topic: str, dcg_value: float, err_value: float, base: tuple[Number, Number]) -> None:
+        ideal = ideal_dcg.get(topic)
         if ideal is None:
             raise IdealMissing(topic)
-        ndcg = dcg(gains, depth) / dcg(ideal, opts.cutoff(len(ideal)))
-        err_value = err(gains, depth)
+        ndcg = dcg_value / ideal
         if baseline is not None:
             ndcg, err_value = risk_weighted(ndcg, base[0], alpha), risk_weighted(err_value, base[1], alpha)
         scored.rows.append((topic, ndcg, err_value))
         scored.by_topic[topic] = (ndcg, err_value)
 
     try:
-        gains = judgments.grades_of(run.keys)
-        for topic, lo, hi in zip(run.topics, run.bounds[:-1].tolist(), run.bounds[1:].tolist()):
+        cuts = _cuts(np.diff(run.bounds), opts)
+        firsts = np.cumsum(cuts) - cuts  # where each topic's first k lines start among them all
+        counted = np.repeat(run.bounds[:-1] - firsts, cuts) + np.arange(int(cuts.sum()))
+        dcg_values, err_values = topic_values(judgments.grades_of(run.keys_at(counted)), firsts, cuts)
+        for topic, dcg_value, err_value in zip(run.topics, dcg_values.tolist(), err_values.tolist()):
             if topic in judgments.topics:
                 base = _defined(baseline.by_topic.get(topic) if baseline else None, (0, 0))
-                add(topic, gains[lo:hi], base)
+                add(topic, dcg_value, err_value, base)
             else:
                 scored.by_topic[topic] = (0, None)
         scored.divisor = len(scored.rows)
@@ -134,10 +159,25 @@ def score(judgments: Judgments, run: Run, opts: Options, baseline: Scored | None
                 for topic in sorted((judgments.topics | {"1"}) - done, key=int):
                     base = _defined(baseline.by_topic.get(topic), base)
                     if topic in judgments.topics:
-                        add(topic, NO_GAINS, base)
+                        add(topic, 0.0, 0.0, base)  # no documents: DCG and ERR 0
     except IdealMissing:
         scored.stopped = True
     return scored
+
+
+def _cuts(lengths: np.ndarray, opts: Options) -> np.ndarray:
+    """How many documents of each list count (-k)."""
+    return np.minimum(lengths, opts.cutoff(int(lengths.max(initial=0))))
+
+
+def _ideal_dcg(judgments: Judgments, opts: Options) -> dict[str, float]:
+    """Each qrels topic's ideal DCG at the depth: its relevant lines, best first, cut at k."""
+    lists = list(judgments.ideal_gains.values())
+    if not lists:
+        return {}
+    lengths = np.array([len(gains) for gains in lists])
+    dcg_values, _ = topic_values(np.concatenate(lists), np.cumsum(lengths) - lengths, _cuts(lengths, opts))
+    return dict(zip(judgments.ideal_gains, dcg_values.tolist()))
 
 
 def _defined(values: tuple[Number | None, Number | None] | None,
