@@ -19,14 +19,17 @@ each tool in a child process, timed with its peak memory as bench/bench.py times
   bench extra installs it with ir_measures), the run is also timed against it: trec_eval 9.0's C code
   called from Python, every run in one process (``--trec-eval-version 9`` on divaleval's side, the version
   it embeds), and the numbers of every measure both print are compared at trec_eval's four decimals.
-* gdeval: ``divaleval gdeval QRELS RUN``, one call per run as gdeval.pl is called, against gdeval.pl under
-  perl: GDEVAL= names it, else the copy ir_measures ships in its package (version 1.2a, which takes k as a
-  third argument, k = 20 here as gdeval's default, and prints no ``amean`` line: the outputs are compared
-  without it). gdeval.pl is not vendored.
+* gdeval: ``divaleval gdeval QRELS RUN...``, all the runs in one call (the drop-in reads the qrels once and
+  prints what gdeval.pl prints for each run alone, one after the other), against gdeval.pl called once per
+  run, as it must be (it takes one run), under perl: GDEVAL= names it, else the copy ir_measures ships in its
+  package (version 1.2a, which takes k as a third argument, k = 20 here as gdeval's default, and prints no
+  ``amean`` line: the outputs are compared without it). ``divaleval gdeval`` called once per run is timed
+  too (its ratio, and its output, which must be the one call's byte for byte). gdeval.pl is not vendored.
 
 Each section ends with the ratio: how many times faster (or slower) divaleval is. With inputs this
 small, the time of a call is mostly the start of the process (Python importing the library against a
-C binary or a perl script), which the one call of ``divaleval trec_eval`` for every run pays once.
+C binary or a perl script), which the one call of ``divaleval trec_eval`` or ``gdeval`` for every run pays
+once.
 """
 from __future__ import annotations
 
@@ -190,31 +193,37 @@ def without_means(path: Path) -> bytes:
 
 
 def bench_gdeval(results: Path) -> None:
-    """divaleval gdeval against gdeval.pl on the TREC 2012 baselines, one call a run each: see above."""
+    """divaleval gdeval, all the runs in one call (and one call a run), against gdeval.pl called once per run
+    on the TREC 2012 baselines: see above."""
     data = trec_2012("gdeval")
     if data is None:
         return
     qrels, runs = data
-    commands = {"divaleval gdeval": ([BIN / "divaleval", "gdeval"], [])}
+    ours = results / "divaleval-gdeval.trec2012.out"
+    seconds, megabytes = measure([BIN / "divaleval", "gdeval", qrels, *runs], ours)
+    print(f"  {'divaleval gdeval':<26} {len(runs):>3} runs  {seconds:7.2f} s  {megabytes:7.0f} MB  (1 call)",
+          flush=True)
+    each = results / "divaleval-gdeval-per-run.trec2012.out"
+    each_seconds, each_megabytes = time_per_run_calls([BIN / "divaleval", "gdeval"], qrels, runs, each)
+    same = "identical" if each.read_bytes() == ours.read_bytes() else "DIFFER"
+    print(f"  {'divaleval gdeval':<26} {len(runs):>3} runs  {each_seconds:7.2f} s  {each_megabytes:7.0f} MB  "
+          f"({len(runs)} calls; outputs {same} to the one call's)", flush=True)
     script, perl = gdeval_script(), shutil.which("perl")
-    if script and perl:
-        # gdeval.pl 1.2a (ir_measures' copy) takes k after the files; 1.3 takes -k before them
-        version = subprocess.run([perl, script, "-version"], capture_output=True, text=True).stdout
-        commands["gdeval.pl"] = ([perl, script], [GDEVAL_K] if "1.2" in version else [])
-    else:
+    if not (script and perl):
         print("  gdeval.pl: skipped (point GDEVAL= at gdeval.pl, or install ir_measures, with perl installed)")
-    timed = {}
-    for tool, (command, after) in commands.items():
-        out = results / f"{tool.replace(' ', '-')}.trec2012.out"
-        total, peak = time_per_run_calls(command, qrels, runs, out, tuple(after))
-        timed[tool] = (total, out)
-        print(f"  {tool:<26} {len(runs):>3} runs  {total:7.2f} s  {peak:7.0f} MB  ({len(runs)} calls)", flush=True)
-    if "gdeval.pl" in timed:
-        (mine, ours), (theirs, reference) = timed["divaleval gdeval"], timed["gdeval.pl"]
-        same = without_means(ours) == without_means(reference)
-        print(f"  gdeval: divaleval {ratio(theirs, mine)} than gdeval.pl ({script.name} "
-              f"{'from ' + os.environ['GDEVAL'] if os.environ.get('GDEVAL') else 'shipped by ir_measures'}); "
-              f"per-topic outputs {'identical' if same else 'DIFFER'}", flush=True)
+        return
+    # gdeval.pl 1.2a (ir_measures' copy) takes k after the files; 1.3 takes -k before them
+    version = subprocess.run([perl, script, "-version"], capture_output=True, text=True).stdout
+    theirs = results / "gdeval.pl.trec2012.out"
+    their_seconds, their_megabytes = time_per_run_calls([perl, script], qrels, runs, theirs,
+                                                        (GDEVAL_K,) if "1.2" in version else ())
+    print(f"  {'gdeval.pl':<26} {len(runs):>3} runs  {their_seconds:7.2f} s  {their_megabytes:7.0f} MB  "
+          f"({len(runs)} calls)")
+    same = "identical" if without_means(ours) == without_means(theirs) else "DIFFER"
+    source = "from " + os.environ["GDEVAL"] if os.environ.get("GDEVAL") else "shipped by ir_measures"
+    print(f"  gdeval: divaleval {ratio(their_seconds, seconds)} than {len(runs)} calls of gdeval.pl ({script.name} "
+          f"{source}) in one call, {ratio(their_seconds, each_seconds)} in one call a run; per-topic outputs "
+          f"{same}", flush=True)
 
 
 def bench_dropins(results: Path) -> None:

@@ -248,3 +248,116 @@ def test_the_command():
     assert b"missing" in done.stderr
     assert run_cli(["gdeval", "-k", "0", GD / "qrels.txt", GD / "run.txt"]).returncode == 2
     assert b"gdeval" in run_cli(["--help"]).stdout
+
+
+def test_a_run_s_order_and_fields_against_a_plain_reading(tmp_path):
+    """Random runs read as a few lines of Python read them (the topic after its last '-', the score as the
+    decimal it spells, the order by Python's stable sorts: file order, docno descending, then topic and score
+    descending): many ties of score and docno, topics under prefixes, a prefix or a score longer than the
+    fields checked byte by byte, the last line without its newline."""
+    import random
+
+    rng = random.Random(20261126)
+    spellings = {0.5: ["0.5", ".5", "+0.50", "5e-1"], 1.0: ["1", "1.0", "001", "1e0", "10E-1"], 0.0: ["0", "-0", "0.0"],
+                 -2.25: ["-2.25", "-225e-2"], 3.0: ["3", "3." + "0" * 30]}
+    for trial in range(40):
+        lines, expected = [], []
+        for index in range(rng.randint(1, 60)):
+            number = rng.choice([7, 51, 51, 52, 100])
+            prefix = rng.choice(["", "", "wt-", "a-b-", "x" * 30 + "-"])
+            value = rng.choice(list(spellings))
+            docno = rng.choice([b"d1", b"d2", b"d10", b"clueweb12-0000tw-05-12114", b"D1"])
+            lines.append(b"%s%d Q0 %s %d %s run%d" % (prefix.encode(), number, docno, index,
+                                                      rng.choice(spellings[value]).encode(), trial))
+            expected.append((number, value, docno, index))
+        path = tmp_path / f"run{trial}"
+        path.write_bytes(b"\n".join(lines) + rng.choice([b"", b"\n"]))
+        order = sorted(expected, key=lambda line: line[2], reverse=True)  # (stable, reverse included)
+        order.sort(key=lambda line: (line[0], -line[1]))
+        run = gdeval.read_run(str(path))
+        assert run.runid == f"run{trial}"
+        assert run.topics == [str(number) for number in sorted({line[0] for line in expected})]
+        assert run.keys.to_pylist() == [b"%d:%s" % (line[0], line[2]) for line in order]
+
+
+def test_dcg_and_err_add_term_by_term_as_gdeval_pl():
+    """The rows' sums and products (numpy's cumulative ones) equal a plain left-to-right loop to the bit:
+    DCG adds (2^g - 1) / (log(i + 2) / log(2)); ERR adds r * decay / (i + 1), then decay *= 1 - r."""
+    import math
+    import random
+
+    import numpy as np
+
+    from divaleval.compat.gdeval import scoring
+
+    rng = random.Random(7)
+    for _ in range(200):
+        gains = [rng.choice([0, 0, 1, 2, 3, 4]) for _ in range(rng.randint(0, 40))]
+        depth = rng.randint(1, 45)
+        dcg = err = 0.0
+        decay = 1.0
+        for i, gain in enumerate(gains[:depth]):
+            if gain:
+                dcg += (2.0 ** gain - 1) / (math.log(i + 2) / math.log(2))
+                stop = (2.0 ** gain - 1) / 16
+                err += stop * decay / (i + 1)
+                decay *= 1 - stop
+        array = np.array(gains, dtype=np.int64)
+        assert (scoring.dcg(array, depth), scoring.err(array, depth)) == (dcg, err)
+    # every topic at once, or a topic at a time where one list is far longer: the same values
+    gains = np.array([rng.choice([0, 1, 2, 4]) for _ in range(50_500)], dtype=np.int64)
+    starts, cuts = np.r_[0, np.arange(50) * 10 + 50_000], np.r_[50_000, np.full(50, 10)]
+    assert len(cuts) * cuts.max() > 4 * cuts.sum() + 65536  # (so a topic at a time)
+    together = scoring.dcg_and_err(scoring.topic_rows(gains, starts, cuts))
+    apart = scoring.topic_values(gains, starts, cuts)
+    assert all(np.array_equal(a, b) for a, b in zip(together, apart))
+    assert apart[0][0] == scoring.dcg(gains, 50_000) and apart[1][-1] == scoring.err(gains[50_490:], 10)
+
+
+def test_short_fields_at_the_end_of_the_data():
+    """A field closer to the end than the column's widest is read from a padded tail."""
+    import numpy as np
+
+    from divaleval.compat.gdeval import reading
+
+    for text, expected in [(b"12345678 9\n", [True, True]), (b"12345678 x\n", [True, False])]:
+        data = np.frombuffer(text, dtype=np.uint8)
+        starts, ends = np.array([0, 9]), np.array([8, 10])
+        assert reading._digits(data, starts, ends).tolist() == expected
+        assert reading._decimals(data, starts, ends).tolist() == expected
+
+
+def test_decimals_checked_by_bytes_are_plain_decimals():
+    """Scores taken as plain decimals byte by byte are ones PLAIN_DECIMAL (Arrow's reading = Perl's) accepts;
+    the rest is left to it."""
+    import random
+    import re
+
+    import numpy as np
+
+    from divaleval.compat.gdeval import reading
+
+    rng = random.Random(3)
+    texts = [b"".join(rng.choice([b"0", b"7", b".", b"-", b"+", b"e", b"x"]) for _ in range(rng.randint(1, 18)))
+             for _ in range(3000)] + [b"1" * 15, b"1" * 16, b"-1.5", b"+.5", b"5.", b"-", b"."]
+    data = np.frombuffer(b" ".join(texts) + b"\n", dtype=np.uint8)
+    lengths = np.array([len(text) for text in texts])
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    fast = reading._decimals(data, starts, starts + lengths)
+    plain = np.array([re.fullmatch(reading.PLAIN_DECIMAL.encode(), text) is not None for text in texts])
+    assert not (fast & ~plain).any()
+    assert fast[-7:].tolist() == [True, False, True, True, True, False, False]
+    assert fast.sum() > 100
+
+
+def test_the_command_imports_neither_pandas_nor_the_measures():
+    import subprocess
+    import sys
+
+    code = ("import sys; from divaleval.cli import main\ntry: main(sys.argv[1:])\nexcept SystemExit: pass\n"
+            "print([m for m in ('pandas', 'divaleval.measures', 'divaleval.model') if m in sys.modules], "
+            "file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "gdeval", str(GD / "qrels.txt"), str(GD / "run.txt")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.encode() == (GD / "run-default.out").read_bytes()
+    assert done.stderr.strip().splitlines()[-1] == "[]"
