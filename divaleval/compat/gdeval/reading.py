@@ -6,9 +6,13 @@ white space (io/lines's splitter), a leading run ignored, and a byte order mark
 is part of the first field. A topic field loses everything up to its last
 ``-`` and must then be ASCII digits; topics are strings (``051`` and ``51`` are
 different topics: documents are judged under ``topic:docno``) that are
-compared as numbers. Fields are checked and converted a column at a time;
-only the rare field Perl reads unlike Arrow (a score such as ``1e5x`` or
-``inf``, a 19-digit number) is read one by one.
+compared as numbers. Fields are checked and converted a column at a time:
+short ones (topics, ranks, the usual scores) a byte position at a time for
+every line at once, others by Arrow's regular expressions; only the rare
+field Perl reads unlike Arrow (a score such as ``1e5x`` or ``inf``, a 19-digit
+number) is read one by one. A run is sorted only as far as it needs: not at
+all where it is written in gdeval.pl's order, docnos compared only where
+topic and score tie.
 """
 from __future__ import annotations
 
@@ -17,9 +21,9 @@ import re
 from dataclasses import dataclass, field
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.lib.stride_tricks import sliding_window_view
 
 from ...arrays import arrow_of, numpy_of
 from ...errors import InputError
