@@ -43,10 +43,7 @@ def judged_classes(qrels: Qrels, topicwise: str) -> tuple[np.ndarray, np.ndarray
 def bpref(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
     """bpref = (1/R) sum_{relevant d ranked} (1 - min(n_d, R) / min(N, R)), n_d the judged non-relevant above d"""
     relevant_row, nonrelevant_row, rel_total, nonrel_total = judged_classes(ctx.qrels, ctx.settings.topicwise)
-    slot, scored = ctx.run_slots
-    row = ctx.run.row
-    lines = np.flatnonzero(scored & (row >= 0))  # judged documents of the scored topics, in rank order
-    topic, row = slot[lines], row[lines]
+    topic, row, _ = ctx.judged_lines  # judged documents of the scored topics, in rank order
     relevant = relevant_row[row]
     above = count_before_in_group(nonrelevant_row[row], topic)  # judged non-relevant documents above each
     r_total, n_total = rel_total[ctx.topics][topic], nonrel_total[ctx.topics][topic]

@@ -43,13 +43,13 @@ def inferred_average_precision(ctx: RunContext, *, cutoff: None = None) -> np.nd
     E[prec@k] = 1/k + ((k-1)/k) (p/(k-1)) (r + eps) / (r + n + 2 eps): p pooled, r relevant and n judged
     non-relevant documents above rank k; eps = 0.00001"""
     relevant_row, nonrelevant_row, rel_total, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
-    slot, scored = ctx.run_slots
-    lines = np.flatnonzero(scored)  # every ranked document of the scored topics, in rank order
-    topic, row, rank = slot[lines], ctx.run.row[lines], ctx.run.position[lines].astype(np.float64)
-    pooled = row >= 0
-    relevant = pooled & relevant_row[row]
-    nonrelevant = pooled & nonrelevant_row[row]
-    p = count_before_in_group(pooled, topic)
+    # The pooled documents of the scored topics, in rank order: only they add terms or count above one;
+    # an unpooled document counts only in the ranks.
+    topic, row, rank = ctx.judged_lines
+    rank = rank.astype(np.float64)
+    relevant = relevant_row[row]
+    nonrelevant = nonrelevant_row[row]
+    p = count_before_in_group(np.ones(len(row), dtype=bool), topic)
     r = count_before_in_group(relevant, topic)
     n = count_before_in_group(nonrelevant, topic)
     above = np.maximum(rank - 1, 1)

@@ -120,12 +120,12 @@ def row_gain_list(ctx: RunContext, row_gains: RowGains, *args) -> GainList:
 def ranked_gain_list(ctx: RunContext, ideal_gains: RowGains, run_gains: RowGains, *args) -> GainList:
     """:func:`row_gain_list` where the run's documents take their gains by one rule and the ideal lists by
     another (the same quantity, rounded differently: :func:`global_run_gains`)."""
-    qrels, run = ctx.qrels, ctx.run
+    qrels = ctx.qrels
     every_row = _ideal_ranking_of_rows(qrels, ideal_gains, *args)
-    gain = ctx.per_document(run_gains(qrels, *args).astype(np.float64, copy=False))
-    slot, hit = ctx.run_slots
-    hit = np.flatnonzero(hit & (gain > 0))  # (indices: much cheaper to take by than a boolean mask)
-    gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (run.position[hit], PAST_END))
+    slot, row, position = ctx.judged_lines  # (an unjudged document has no gain)
+    gain = run_gains(qrels, *args).astype(np.float64, copy=False)[row]
+    hit = np.flatnonzero(gain > 0)  # (indices: much cheaper to take by than a boolean mask)
+    gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (position[hit], PAST_END))
     return GainList.of(gains, position, every_row.ideal[ctx.topics], (every_row, ctx.topics))
 
 
