@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import group_positions
-from .native import hit_pairs
+from .native import PairLayout, Passes, hit_pairs, pair_layout, pair_passes, pair_sums
 from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
 from .model.settings import Settings
@@ -58,28 +58,19 @@ class Hits:
         return out.reshape(self.n_topics, self.width)
 
     @cached_property
-    def _key_layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """Pairs grouped by (topic, intent), rank order kept: (order, cell in the flattened by-intent
-        grid, column, width)."""
-        keys = self.pair_key
-        order = np.argsort(keys.astype(np.int16) if self.n_topics * self.n_columns < 2 ** 15 else keys,
-                           kind="stable")
-        sorted_keys = keys[order]
-        column = group_positions(sorted_keys) - 1
-        width = max(int(column.max(initial=-1)) + 1, 1)
-        return order, sorted_keys * width + column, column, width
+    def _key_layout(self) -> PairLayout:
+        """Pairs grouped by (topic, intent), rank order kept: (order, c(r, i) per pair, cell in the
+        flattened by-intent grid, width)."""
+        return pair_layout(self.pair_key, self.n_topics * self.n_columns)
 
-    @cached_property
+    @property
     def pair_prior(self) -> np.ndarray:
         """(P,) c(r, i): the hits above this one in its topic relevant to the same intent."""
-        order, _, column, _ = self._key_layout
-        prior = np.empty(len(order), dtype=np.int64)
-        prior[order] = column
-        return prior
+        return self._key_layout[1]
 
     def by_intent(self, values: np.ndarray, fill) -> np.ndarray:
         """(T * I, W) grid of per-pair ``values`` by (topic, intent), in rank order; ``fill`` pads."""
-        order, cell, _, width = self._key_layout
+        order, _, cell, width = self._key_layout
         out = np.full(self.n_topics * self.n_columns * width, fill,
                       dtype=np.result_type(values.dtype, np.dtype(type(fill))))
         out[cell] = values[order]
@@ -87,26 +78,18 @@ class Hits:
 
     def from_by_intent(self, grid: np.ndarray) -> np.ndarray:
         """The per-pair values of a :meth:`by_intent` grid, in pair order."""
-        order, cell, _, _ = self._key_layout
+        order, _, cell, _ = self._key_layout
         values = np.empty(len(order), dtype=grid.dtype)
         values[order] = grid.reshape(-1)[cell]
         return values
 
     @cached_property
-    def _passes(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """For k = 0, 1, ...: the hits with more than k intents, and their k-th pair."""
-        passes = []
-        for k in range(int(self.pair_count.max(initial=0))):
-            hits = np.flatnonzero(self.pair_count > k)
-            passes.append((hits, self.first_pair[hits] + k))
-        return passes
+    def _passes(self) -> Passes:
+        return pair_passes(self.pair_count, self.first_pair)
 
     def per_hit_sum(self, values: np.ndarray) -> np.ndarray:
         """(n,) each hit's sum of its pairs' ``values``, added in intent order."""
-        total = np.zeros(len(self.pair_count))
-        for hits, pairs in self._passes:
-            total[hits] = total[hits] + values[pairs]
-        return total
+        return pair_sums(values, self.pair_count, self.first_pair, lambda: self._passes)
 
     def coverage_at(self, cutoff: int) -> np.ndarray:
         """(T, I) hits relevant to each intent ranked at or above ``cutoff`` (kept per cutoff)."""

@@ -5,7 +5,8 @@
  *   match.c   matching (group, text) keys to a table of judged keys (twin: divaleval/model/text_keys.py)
  *   print.c   printing numbers as printf("%.<digits>f") (twin: divaleval/output/formatting.py)
  *   sums.c    masked row sums, the blended ratio, P+'s parts (twins: divaleval/native/sums.py)
- *   hits.c    the (hit, intent) pairs of a ranking's hits (twin: divaleval/native/hits.py)
+ *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit and their grouping by intent
+ *             (twins: divaleval/native/hits.py)
  *   module.c  the method table
  *
  * Each stands in for a numpy, Arrow or Python path and either gives exactly what that path gives, bit for bit,
@@ -64,8 +65,10 @@ PyObject *p_plus_parts(PyObject *self, PyObject *args);
 PyObject *blended_ratio(PyObject *self, PyObject *args);
 
 /* hits.c */
-extern const char hit_pair_counts_doc[], hit_pairs_doc[];
+extern const char hit_pair_counts_doc[], hit_pairs_doc[], pair_sums_doc[], pair_layout_doc[];
 PyObject *hit_pair_counts(PyObject *self, PyObject *args);
 PyObject *hit_pairs(PyObject *self, PyObject *args);
+PyObject *pair_sums(PyObject *self, PyObject *args);
+PyObject *pair_layout(PyObject *self, PyObject *args);
 
 #endif

@@ -12,6 +12,8 @@ static PyMethodDef methods[] = {
     {"blended_ratio", blended_ratio, METH_VARARGS, blended_ratio_doc},
     {"hit_pair_counts", hit_pair_counts, METH_VARARGS, hit_pair_counts_doc},
     {"hit_pairs", hit_pairs, METH_VARARGS, hit_pairs_doc},
+    {"pair_sums", pair_sums, METH_VARARGS, pair_sums_doc},
+    {"pair_layout", pair_layout, METH_VARARGS, pair_layout_doc},
     {NULL, NULL, 0, NULL},
 };
 
