@@ -40,7 +40,12 @@ class GainList:
     @classmethod
     def of(cls, gains: np.ndarray, position: np.ndarray, ideal: np.ndarray,
            shared_ideal: "tuple[GainList, np.ndarray] | None" = None) -> "GainList":
-        """A gain list whose R and hg come from its ideal list."""
+        """A gain list whose R and hg come from its ideal list (taken from the shared ideal lists' rows, which
+        counted them once per qrels, where there are such)."""
+        if shared_ideal is not None:
+            every_row, rows = shared_ideal
+            return cls(gains, position, ideal, every_row.n_relevant[rows], every_row.top_gain[rows],
+                       shared_ideal=shared_ideal)
         return cls(gains, position, ideal, (ideal > 0).sum(axis=1), ideal.max(axis=1, initial=0.0),
                    shared_ideal=shared_ideal)
 
