@@ -147,20 +147,28 @@ class RunContext:
         return np.append(row_values, np.zeros(1, dtype=row_values.dtype))[self.run.row]  # row -1: the 0
 
     @cached_property
-    def run_slots(self) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`slots` of every ranked document of the run (looked up once per topic: a run is
-        grouped by topic)."""
+    def _topic_runs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The run's runs of lines of one topic (a run is grouped by topic): (their slot, whether it is
+        scored, their length)."""
         topic = self.run.topic
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else topic[:0]
-        lengths = np.diff(np.r_[starts, len(topic)])
         slot, scored = self.slots(topic[starts])
+        return slot, scored, np.diff(np.r_[starts, len(topic)])
+
+    @cached_property
+    def run_slots(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`slots` of every ranked document of the run (looked up once per topic)."""
+        slot, scored, lengths = self._topic_runs
         return np.repeat(slot, lengths), np.repeat(scored, lengths)
 
     @cached_property
     def ranking_lengths(self) -> np.ndarray:
-        """(T,) documents ranked for each topic (after the depth cut)."""
-        slot, scored = self.run_slots
-        return np.bincount(slot[scored], minlength=self.n_topics)
+        """(T,) documents ranked for each topic (after the depth cut), added up per run of lines rather
+        than counted line by line."""
+        slot, scored, lengths = self._topic_runs
+        counts = np.zeros(self.n_topics, dtype=np.int64)
+        np.add.at(counts, slot[scored], lengths[scored])
+        return counts
 
     @cached_property
     def judged_lines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
