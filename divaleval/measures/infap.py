@@ -26,7 +26,7 @@ import numpy as np
 from ..context import RunContext
 from .bpref import judged_classes
 from .core import measure
-from .core.kernels import count_before_in_group, divide_or_zero
+from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
 
 SMOOTHING = 0.00001  # eps: keeps the estimate defined where nothing above is judged
 
@@ -49,9 +49,10 @@ def inferred_average_precision(ctx: RunContext, *, cutoff: None = None) -> np.nd
     rank = rank.astype(np.float64)
     relevant = relevant_row[row]
     nonrelevant = nonrelevant_row[row]
-    p = count_before_in_group(np.ones(len(row), dtype=bool), topic)
-    r = count_before_in_group(relevant, topic)
-    n = count_before_in_group(nonrelevant, topic)
+    starts = judged_line_starts(ctx)
+    p = np.arange(len(row)) - starts
+    r = count_before_in_group(relevant, starts)
+    n = count_before_in_group(nonrelevant, starts)
     above = np.maximum(rank - 1, 1)
     expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + SMOOTHING) / (r + n + 2 * SMOOTHING))
     terms = np.where(relevant, np.where(rank == 1, 1.0, expected), 0.0)

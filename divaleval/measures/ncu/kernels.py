@@ -28,7 +28,14 @@ import numpy as np
 from ...arrays import blended_ratio, p_plus_parts
 from ...context import PAST_END
 from ..core import memoised
-from ..core.kernels import divide_or_zero, first_reciprocal_rank, masked_row_sums, rank_discount, summed_columns
+from ..core.kernels import (
+    clipped_ranks,
+    divide_or_zero,
+    first_reciprocal_rank,
+    masked_row_sums,
+    rank_discount,
+    summed_columns,
+)
 from .lists import GainList, ideal_value
 
 
@@ -120,17 +127,24 @@ def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
 
 
 @memoised
+def _clipped_ranks(gl: GainList) -> tuple[np.ndarray, int]:
+    """The list's ranks as tables of per-rank values are indexed (once per list: DCG's discount and the
+    powers of RBP and iRBU read them)."""
+    return clipped_ranks(gl.position)
+
+
+@memoised
 def _discounted_gains(gl: GainList) -> np.ndarray:
-    return gl.gains * rank_discount(gl.position)
+    return gl.gains * rank_discount(gl.position, _clipped_ranks(gl))
 
 
 @memoised
 def _powers(gl: GainList, p: float, offset: float) -> np.ndarray:
     """p^(r - offset) at every entry's rank r (cut at the last rank, past which entries are padding)."""
-    last = int(gl.position[gl.position < PAST_END].max(initial=1))
+    clipped, last = _clipped_ranks(gl)
     # Looked up in a table of p^(r - offset), r = 0..last: the same np.power of the same numbers, once
     # per rank rather than once per entry.
-    return np.power(p, np.arange(last + 1) - offset)[np.minimum(gl.position, last)]
+    return np.power(p, np.arange(last + 1) - offset)[clipped]
 
 
 def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:
