@@ -84,6 +84,17 @@ class Hits:
         return values
 
     @cached_property
+    def pair_position(self) -> np.ndarray:
+        """(P,) the rank of each pair's hit."""
+        return self.hit_position[self.pair_hit]
+
+    @cached_property
+    def position_by_intent(self) -> np.ndarray:
+        """(T * I, W) :meth:`by_intent` grid of the pairs' ranks (PAST_END pads): MAP-IA and the IA gain
+        lists read the same one."""
+        return self.by_intent(self.pair_position, PAST_END)
+
+    @cached_property
     def _passes(self) -> Passes:
         return pair_passes(self.pair_count, self.first_pair)
 
@@ -94,7 +105,7 @@ class Hits:
     def coverage_at(self, cutoff: int) -> np.ndarray:
         """(T, I) hits relevant to each intent ranked at or above ``cutoff`` (kept per cutoff)."""
         if cutoff not in self._coverage:
-            within = self.hit_position[self.pair_hit] <= cutoff
+            within = self.pair_position <= cutoff
             counts = np.bincount(self.pair_key[within], minlength=self.n_topics * self.n_columns)
             self._coverage[cutoff] = counts.reshape(self.n_topics, self.n_columns)
         return self._coverage[cutoff]

@@ -176,7 +176,7 @@ def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
     """
     hits, n_int = ctx.hits, ctx.qrels.max_intents
     gains = hits.by_intent(gain_table.gains(hits.pair_level), 0.0)
-    position = hits.by_intent(hits.hit_position[hits.pair_hit], PAST_END)
+    position = hits.position_by_intent
     every_row = _intent_ideal_ranking(ctx.qrels, gain_table)
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
     return GainList.of(gains, position, every_row.ideal[rows], (every_row, rows))
