@@ -99,11 +99,22 @@ def repeated_powers(base: float, length: int, first: float | np.ndarray = 1.0) -
     return np.cumprod(table, axis=-1)
 
 
+# Arrays of at most this many elements are summed over their intents at once (a few arrays of their size);
+# larger ones (every row of large qrels) an intent at a time.
+WHOLE_INTENT_SUM_ELEMENTS = 1 << 20
+
+
 def weighted_intent_sum(values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """sum_i w_i v_i over the last axis, added in intent order (as a C loop over intents does).
 
     ``weights`` broadcasts against ``values``; None sums the values unweighted.
     """
+    if values.size <= WHOLE_INTENT_SUM_ELEMENTS and (weights is None or np.shape(weights) == values.shape):
+        # 0.0, then each intent's term in order: a running sum (np.cumsum adds one element at a time) gives
+        # the loop's additions in the loop's order, in three numpy calls instead of one per intent.
+        running = np.zeros(values.shape[:-1] + (values.shape[-1] + 1,))
+        running[..., 1:] = values if weights is None else weights * values
+        return np.cumsum(running, axis=-1)[..., -1]
     total = np.zeros(values.shape[:-1])
     for i in range(values.shape[-1]):
         total = total + (values[..., i] if weights is None else weights[..., i] * values[..., i])
