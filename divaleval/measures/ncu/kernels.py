@@ -31,7 +31,6 @@ from ..core import memoised
 from ..core.kernels import (
     clipped_ranks,
     divide_or_zero,
-    first_reciprocal_rank,
     masked_row_sums,
     rank_discount,
     summed_columns,
@@ -118,8 +117,16 @@ def average_precision_over_r(gl: GainList, cutoff: int | None) -> np.ndarray:
     return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), gl.n_relevant)
 
 
+@memoised
+def _first_rank(gl: GainList) -> np.ndarray:
+    """Each row's first rank holding a gain (PAST_END where none does): once per list for every cutoff,
+    as the first rank within a cutoff is this one or none."""
+    return np.where(gl.gains > 0, gl.position, PAST_END).min(axis=1, initial=PAST_END)
+
+
 def reciprocal_rank(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return first_reciprocal_rank(gl.position, _within(gl, cutoff))
+    first = _first_rank(gl)
+    return divide_or_zero(1.0, first, where=first <= (PAST_END - 1 if cutoff is None else cutoff))
 
 
 def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
