@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...arrays import blended_ratio, p_plus_parts
+from ...arrays import blended_ratio, err_probability, p_plus_parts
 from ...context import PAST_END
 from ..core import memoised
 from ..core.kernels import (
@@ -57,10 +57,7 @@ def _blended_ratio(gl: GainList, beta: float) -> np.ndarray:
 @memoised
 def _err_probability(gl: GainList) -> np.ndarray:
     """P_ERR at each entry: s(r) times the chance the user got that far."""
-    stop = gl.gains / (gl.top_gain + 1.0)[:, None]
-    survive = np.cumprod(1.0 - stop, axis=1)
-    before = np.concatenate([np.ones((len(stop), 1)), survive[:, :-1]], axis=1)
-    return stop * before
+    return err_probability(gl.gains, gl.top_gain)
 
 
 def _columns(gl: GainList, cutoff: int | None) -> int:
