@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import group_positions
-from .native import PairLayout, Passes, hit_pairs, pair_layout, pair_passes, pair_sums
+from .native import PairLayout, Passes, hit_pairs, pair_layout, pair_passes, pair_running_sums, pair_sums
 from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
 from .model.settings import Settings
@@ -76,12 +76,10 @@ class Hits:
         out[cell] = values[order]
         return out.reshape(self.n_topics * self.n_columns, width)
 
-    def from_by_intent(self, grid: np.ndarray) -> np.ndarray:
-        """The per-pair values of a :meth:`by_intent` grid, in pair order."""
-        order, _, cell, _ = self._key_layout
-        values = np.empty(len(order), dtype=grid.dtype)
-        values[order] = grid.reshape(-1)[cell]
-        return values
+    def running_by_intent(self, values: np.ndarray) -> np.ndarray:
+        """(P,) per pair, the sum of ``values`` over the pairs of its (topic, intent) ranked at or above it,
+        added in rank order (the cumulative sums of the :meth:`by_intent` grid, read back per pair)."""
+        return pair_running_sums(values, self._key_layout, self.n_topics * self.n_columns)
 
     @cached_property
     def pair_position(self) -> np.ndarray:

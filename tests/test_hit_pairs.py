@@ -108,3 +108,24 @@ def test_pair_kernels_decline_what_lies_outside():
     out = [np.empty(1, dtype=np.int64) for _ in range(3)]
     assert compiled.pair_layout(np.array([4], dtype=np.int64), 4, *out) is None
     assert compiled.pair_layout(np.array([-1], dtype=np.int64), 4, *out) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_pair_running_sums_give_the_twin_s_bits(seed):
+    rng = np.random.default_rng(seed)
+    columns, topics = int(rng.integers(1, 25)), int(rng.integers(1, 40))
+    _, _, key = pairs_of_hits(rng, int(rng.integers(0, 300)), columns, topics)
+    values = rng.standard_normal(len(key)) * 10.0 ** rng.integers(-8, 9, len(key))
+    values[rng.random(len(key)) < 0.1] = -0.0
+    layout = hits.pair_layout(key, topics * columns)
+    compiled = hits.pair_running_sums(values, layout, topics * columns)
+    assert compiled.tobytes() == hits._numpy_pair_running_sums(values, layout, topics * columns).tobytes()
+
+
+def test_pair_running_sums_by_hand():
+    # Keys 3 2 3 0 3: key 3's pairs 0, 2, 4 run 0.1, 0.1 + 0.2, (0.1 + 0.2) + 0.4; a group's first value as it is.
+    key, values = np.array([3, 2, 3, 0, 3], dtype=np.int64), np.array([0.1, -0.0, 0.2, 5.0, 0.4])
+    running = hits.pair_running_sums(values, hits.pair_layout(key, 4), 4)
+    assert running.tobytes() == np.array([0.1, -0.0, 0.1 + 0.2, 5.0, (0.1 + 0.2) + 0.4]).tobytes()
+    assert native.kernels().pair_running_sums(values, np.array([0, 1, 2, 3, 9], dtype=np.int64),
+                                              np.zeros(5, dtype=np.int64), np.empty(5)) is None

@@ -200,3 +200,41 @@ release:
     PyBuffer_Release(&cell);
     return result;
 }
+
+KERNEL_DOC(pair_running_sums_doc,
+"pair_running_sums(values, order, prior, out) -> True, or None\n\n"
+"out[p] = the running sum of values over the pairs of p's key up to p, in pair order, added as np.cumsum adds a\n"
+"row (the first value as it is, then one addition each): order and prior as pair_layout made them (int64),\n"
+"values and out float64 (pairs). None (out not filled) for an order or prior out of range.");
+
+PyObject *pair_running_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer values, order, prior, out;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*:pair_running_sums", &values, &order, &prior, &out)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t pairs = values.len / 8;
+    if (values.len % 8 || order.len != values.len || prior.len != values.len || out.len != values.len) {
+        PyErr_SetString(PyExc_ValueError, "pair_running_sums: arrays of the wrong sizes");
+        goto release;
+    }
+    const double *value = values.buf;
+    const int64_t *by_key = order.buf, *before = prior.buf;
+    double *running = out.buf, sum = 0.0;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < pairs; j++) {
+        int64_t p = by_key[j];
+        if (p < 0 || p >= pairs || before[p] < 0 || (before[p] > 0 && j == 0)) { bad = 1; break; }
+        sum = before[p] ? sum + value[p] : value[p];
+        running[p] = sum;
+    }
+    Py_END_ALLOW_THREADS
+    result = bad ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&order);
+    PyBuffer_Release(&prior);
+    PyBuffer_Release(&out);
+    return result;
+}

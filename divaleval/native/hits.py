@@ -115,3 +115,28 @@ def _numpy_pair_layout(keys: np.ndarray, groups: int) -> PairLayout:
     prior = np.empty(len(order), dtype=np.int64)
     prior[order] = column
     return order, prior, sorted_keys * width + column, width
+
+
+def pair_running_sums(values: np.ndarray, layout: PairLayout, groups: int) -> np.ndarray:
+    """(pairs,) each pair's running sum of ``values`` over the pairs of its key up to it, in pair order, as
+    np.cumsum sums a row of the by-key grid (``layout``: :func:`pair_layout` of the keys, ``groups`` keys). The
+    kernel walks the pairs in the layout's order, adding as np.cumsum adds; the twin fills the grid, sums its
+    rows and reads the pairs back."""
+    running = kernel("pair_running_sums")
+    order, prior, cell, width = layout
+    if running is not None and values.dtype == np.float64 and values.ndim == 1 and _int64(order) \
+            and _int64(prior) and len(order) == len(values) == len(prior):
+        out = np.empty(len(values))
+        if running(np.ascontiguousarray(values), order, prior, out) is not None:
+            return out
+    return _numpy_pair_running_sums(values, layout, groups)
+
+
+def _numpy_pair_running_sums(values: np.ndarray, layout: PairLayout, groups: int) -> np.ndarray:
+    order, _, cell, width = layout
+    grid = np.zeros(groups * width, dtype=np.result_type(values.dtype, np.float64))
+    grid[cell] = values[order]
+    grid = np.cumsum(grid.reshape(groups, width), axis=1).reshape(-1)
+    out = np.empty(len(order), dtype=grid.dtype)
+    out[order] = grid[cell]
+    return out

@@ -6,7 +6,8 @@
  *   print.c   printing numbers as printf("%.<digits>f") (twin: divaleval/output/formatting.py)
  *   sums.c    masked row sums, the blended ratio, P+'s parts, ERR's stopping probabilities (twins:
  *             divaleval/native/sums.py)
- *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit and their grouping by intent
+ *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit, their grouping by intent and
+ *             running sums per intent
  *             (twins: divaleval/native/hits.py)
  *   module.c  the method table
  *
@@ -67,10 +68,11 @@ PyObject *blended_ratio(PyObject *self, PyObject *args);
 PyObject *err_probability(PyObject *self, PyObject *args);
 
 /* hits.c */
-extern const char hit_pair_counts_doc[], hit_pairs_doc[], pair_sums_doc[], pair_layout_doc[];
+extern const char hit_pair_counts_doc[], hit_pairs_doc[], pair_sums_doc[], pair_layout_doc[], pair_running_sums_doc[];
 PyObject *hit_pair_counts(PyObject *self, PyObject *args);
 PyObject *hit_pairs(PyObject *self, PyObject *args);
 PyObject *pair_sums(PyObject *self, PyObject *args);
 PyObject *pair_layout(PyObject *self, PyObject *args);
+PyObject *pair_running_sums(PyObject *self, PyObject *args);
 
 #endif

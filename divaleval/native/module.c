@@ -15,6 +15,7 @@ static PyMethodDef methods[] = {
     {"hit_pairs", hit_pairs, METH_VARARGS, hit_pairs_doc},
     {"pair_sums", pair_sums, METH_VARARGS, pair_sums_doc},
     {"pair_layout", pair_layout, METH_VARARGS, pair_layout_doc},
+    {"pair_running_sums", pair_running_sums, METH_VARARGS, pair_running_sums_doc},
     {NULL, NULL, 0, NULL},
 };
 
