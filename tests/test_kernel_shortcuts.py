@@ -9,6 +9,8 @@
 * The ideal lists' values, computed once for every row of the qrels and shared by
   the runs (measures/ncu/lists.ideal_value): checked against each run's own
   ideal lists, for runs that cover some topics and runs that cover all.
+* CT@k and EU@k (measures/novelty) sum the leading columns of the hits' grid by the
+  same rule: checked against sums over every column.
 * Sums over intents as one running sum (measures/core/kernels.weighted_intent_sum):
   checked against the loop over intents, bit for bit, -0.0 and NaN included.
 """
@@ -91,6 +93,22 @@ def test_ncu_kernels_at_cutoffs_equal_full_width_sums(seed, monkeypatch):
     evaluator = divaleval.make_evaluator(qrels, measures)
     fast = evaluator.score(run).matrix
     monkeypatch.setattr(ncu_kernels, "summed_columns", lambda width, count: width)
+    full = divaleval.make_evaluator(qrels, measures).score(run).matrix
+    assert np.count_nonzero(fast) > fast.size // 2  # the case scores something
+    assert np.array_equal(fast.view(np.int64), full.view(np.int64))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_cube_test_and_eu_at_cutoffs_equal_full_width_sums(seed, monkeypatch):
+    """CT@k and EU@k sum the leading columns of the hits' grid only, by the same rule."""
+    from divaleval.measures.novelty import ct, eu
+
+    qrels, run = _deep_case(seed)
+    names = [f"{family}@{k}" for family in ("CT", "EU") for k in (1, 5, 10, 20, 30, 64, 65, 100, 1000)] + ["EU"]
+    measures = divaleval.resolve_measures(names)
+    fast = divaleval.make_evaluator(qrels, measures).score(run).matrix
+    for module in (ct, eu):
+        monkeypatch.setattr(module, "summed_columns", lambda width, count: width)
     full = divaleval.make_evaluator(qrels, measures).score(run).matrix
     assert np.count_nonzero(fast) > fast.size // 2  # the case scores something
     assert np.array_equal(fast.view(np.int64), full.view(np.int64))
