@@ -201,10 +201,15 @@ def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | No
 
     ``cumulative`` is ``np.cumsum(terms, axis=1)`` (sequential, hence exact and
     identical to a loop), (T, H) or (T, H, ...) for several sums at once;
-    ``position`` is (T, H). Rows with no entry within the cutoff give 0.
+    ``position`` is (T, H), each row's ranks distinct and ascending (padding last), so
+    that only its first k entries can be ranked <= k. Rows with no entry within the
+    cutoff give 0.
     """
     if cumulative.shape[1] == 0:
         return np.zeros(cumulative.shape[:1] + cumulative.shape[2:])
-    count = (position <= (PAST_END - 1 if cutoff is None else cutoff)).sum(axis=1)
+    if cutoff is None:
+        count = (position <= PAST_END - 1).sum(axis=1)
+    else:  # (entry j is ranked j + 1 or deeper)
+        count = (position[:, :cutoff] <= cutoff).sum(axis=1)
     picked = cumulative[np.arange(cumulative.shape[0]), np.maximum(count - 1, 0)]
     return np.where((count > 0).reshape((-1,) + (1,) * (picked.ndim - 1)), picked, 0.0)
