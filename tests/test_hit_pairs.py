@@ -70,18 +70,24 @@ def pairs_of_hits(rng: np.random.Generator, hits_count: int, columns: int, topic
     return pair_count, first_pair, key.astype(np.int64)
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_pair_sums_and_layout_give_the_twin_s_bits(seed):
+def random_pairs(seed: int):
+    """(pair_count, first_pair, pair_key, groups of keys, values) of random hits; the values of mixed signs and
+    magnitudes (and -0.0), so that their sums depend on the order they are added in."""
     rng = np.random.default_rng(seed)
     columns, topics = int(rng.integers(1, 25)), int(rng.integers(1, 40))
     pair_count, first_pair, key = pairs_of_hits(rng, int(rng.integers(0, 300)), columns, topics)
-    # Values of mixed signs and magnitudes (and -0.0), whose sums depend on the order they are added in.
     values = rng.standard_normal(len(key)) * 10.0 ** rng.integers(-8, 9, len(key))
     values[rng.random(len(key)) < 0.1] = -0.0
+    return pair_count, first_pair, key, topics * columns, values
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pair_sums_and_layout_give_the_twin_s_bits(seed):
+    pair_count, first_pair, key, groups, values = random_pairs(seed)
     compiled = hits.pair_sums(values, pair_count, first_pair, lambda: pytest.fail("the twin was taken"))
     twin = hits._numpy_pair_sums(values, len(pair_count), hits.pair_passes(pair_count, first_pair))
     assert compiled.tobytes() == twin.tobytes()
-    layout, twin_layout = hits.pair_layout(key, topics * columns), hits._numpy_pair_layout(key, topics * columns)
+    layout, twin_layout = hits.pair_layout(key, groups), hits._numpy_pair_layout(key, groups)
     for mine, theirs in zip(layout[:3], twin_layout[:3]):
         assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
     assert layout[3] == twin_layout[3]
@@ -112,14 +118,10 @@ def test_pair_kernels_decline_what_lies_outside():
 
 @pytest.mark.parametrize("seed", range(10))
 def test_pair_running_sums_give_the_twin_s_bits(seed):
-    rng = np.random.default_rng(seed)
-    columns, topics = int(rng.integers(1, 25)), int(rng.integers(1, 40))
-    _, _, key = pairs_of_hits(rng, int(rng.integers(0, 300)), columns, topics)
-    values = rng.standard_normal(len(key)) * 10.0 ** rng.integers(-8, 9, len(key))
-    values[rng.random(len(key)) < 0.1] = -0.0
-    layout = hits.pair_layout(key, topics * columns)
-    compiled = hits.pair_running_sums(values, layout, topics * columns)
-    assert compiled.tobytes() == hits._numpy_pair_running_sums(values, layout, topics * columns).tobytes()
+    _, _, key, groups, values = random_pairs(seed + 100)
+    layout = hits.pair_layout(key, groups)
+    compiled = hits.pair_running_sums(values, layout, groups)
+    assert compiled.tobytes() == hits._numpy_pair_running_sums(values, layout, groups).tobytes()
 
 
 def test_pair_running_sums_by_hand():
