@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 
 # Row reductions the measures share, numpy's to the bit (by a compiled kernel where divaleval/native takes
 # one): named here so that a measure names what it computes, never how it is computed.
-from .native import blended_ratio, masked_row_sums, p_plus_parts  # noqa: F401
+from .native import blended_ratio, err_probability, masked_row_sums, p_plus_parts  # noqa: F401
 
 
 # pyarrow's to_numpy() and pa.array() import pandas on first use (0.2 s of start-up the command line

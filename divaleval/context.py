@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import group_positions
-from .native import hit_pairs
+from .native import PairLayout, Passes, hit_pairs, pair_layout, pair_passes, pair_running_sums, pair_sums
 from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
 from .model.settings import Settings
@@ -58,60 +58,52 @@ class Hits:
         return out.reshape(self.n_topics, self.width)
 
     @cached_property
-    def _key_layout(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """Pairs grouped by (topic, intent), rank order kept: (order, cell in the flattened by-intent
-        grid, column, width)."""
-        keys = self.pair_key
-        order = np.argsort(keys.astype(np.int16) if self.n_topics * self.n_columns < 2 ** 15 else keys,
-                           kind="stable")
-        sorted_keys = keys[order]
-        column = group_positions(sorted_keys) - 1
-        width = max(int(column.max(initial=-1)) + 1, 1)
-        return order, sorted_keys * width + column, column, width
+    def _key_layout(self) -> PairLayout:
+        """Pairs grouped by (topic, intent), rank order kept: (order, c(r, i) per pair, cell in the
+        flattened by-intent grid, width)."""
+        return pair_layout(self.pair_key, self.n_topics * self.n_columns)
 
-    @cached_property
+    @property
     def pair_prior(self) -> np.ndarray:
         """(P,) c(r, i): the hits above this one in its topic relevant to the same intent."""
-        order, _, column, _ = self._key_layout
-        prior = np.empty(len(order), dtype=np.int64)
-        prior[order] = column
-        return prior
+        return self._key_layout[1]
 
     def by_intent(self, values: np.ndarray, fill) -> np.ndarray:
         """(T * I, W) grid of per-pair ``values`` by (topic, intent), in rank order; ``fill`` pads."""
-        order, cell, _, width = self._key_layout
+        order, _, cell, width = self._key_layout
         out = np.full(self.n_topics * self.n_columns * width, fill,
                       dtype=np.result_type(values.dtype, np.dtype(type(fill))))
         out[cell] = values[order]
         return out.reshape(self.n_topics * self.n_columns, width)
 
-    def from_by_intent(self, grid: np.ndarray) -> np.ndarray:
-        """The per-pair values of a :meth:`by_intent` grid, in pair order."""
-        order, cell, _, _ = self._key_layout
-        values = np.empty(len(order), dtype=grid.dtype)
-        values[order] = grid.reshape(-1)[cell]
-        return values
+    def running_by_intent(self, values: np.ndarray) -> np.ndarray:
+        """(P,) per pair, the sum of ``values`` over the pairs of its (topic, intent) ranked at or above it,
+        added in rank order (the cumulative sums of the :meth:`by_intent` grid, read back per pair)."""
+        return pair_running_sums(values, self._key_layout, self.n_topics * self.n_columns)
 
     @cached_property
-    def _passes(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """For k = 0, 1, ...: the hits with more than k intents, and their k-th pair."""
-        passes = []
-        for k in range(int(self.pair_count.max(initial=0))):
-            hits = np.flatnonzero(self.pair_count > k)
-            passes.append((hits, self.first_pair[hits] + k))
-        return passes
+    def pair_position(self) -> np.ndarray:
+        """(P,) the rank of each pair's hit."""
+        return self.hit_position[self.pair_hit]
+
+    @cached_property
+    def position_by_intent(self) -> np.ndarray:
+        """(T * I, W) :meth:`by_intent` grid of the pairs' ranks (PAST_END pads): MAP-IA and the IA gain
+        lists read the same one."""
+        return self.by_intent(self.pair_position, PAST_END)
+
+    @cached_property
+    def _passes(self) -> Passes:
+        return pair_passes(self.pair_count, self.first_pair)
 
     def per_hit_sum(self, values: np.ndarray) -> np.ndarray:
         """(n,) each hit's sum of its pairs' ``values``, added in intent order."""
-        total = np.zeros(len(self.pair_count))
-        for hits, pairs in self._passes:
-            total[hits] = total[hits] + values[pairs]
-        return total
+        return pair_sums(values, self.pair_count, self.first_pair, lambda: self._passes)
 
     def coverage_at(self, cutoff: int) -> np.ndarray:
         """(T, I) hits relevant to each intent ranked at or above ``cutoff`` (kept per cutoff)."""
         if cutoff not in self._coverage:
-            within = self.hit_position[self.pair_hit] <= cutoff
+            within = self.pair_position <= cutoff
             counts = np.bincount(self.pair_key[within], minlength=self.n_topics * self.n_columns)
             self._coverage[cutoff] = counts.reshape(self.n_topics, self.n_columns)
         return self._coverage[cutoff]
@@ -164,27 +156,44 @@ class RunContext:
         return np.append(row_values, np.zeros(1, dtype=row_values.dtype))[self.run.row]  # row -1: the 0
 
     @cached_property
-    def run_slots(self) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`slots` of every ranked document of the run (looked up once per topic: a run is
-        grouped by topic)."""
+    def _topic_runs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The run's runs of lines of one topic (a run is grouped by topic): (their slot, whether it is
+        scored, their length)."""
         topic = self.run.topic
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else topic[:0]
-        lengths = np.diff(np.r_[starts, len(topic)])
         slot, scored = self.slots(topic[starts])
+        return slot, scored, np.diff(np.r_[starts, len(topic)])
+
+    @cached_property
+    def run_slots(self) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`slots` of every ranked document of the run (looked up once per topic)."""
+        slot, scored, lengths = self._topic_runs
         return np.repeat(slot, lengths), np.repeat(scored, lengths)
 
     @cached_property
     def ranking_lengths(self) -> np.ndarray:
-        """(T,) documents ranked for each topic (after the depth cut)."""
+        """(T,) documents ranked for each topic (after the depth cut), added up per run of lines rather
+        than counted line by line."""
+        slot, scored, lengths = self._topic_runs
+        counts = np.zeros(self.n_topics, dtype=np.int64)
+        np.add.at(counts, slot[scored], lengths[scored])
+        return counts
+
+    @cached_property
+    def judged_lines(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ranked documents of the scored topics that have a row in the qrels, in rank order: (each
+        one's row among the scored topics, its qrels row, its rank). Every measure that looks only at such
+        documents (hits, gains, bpref, infAP, Judged@k) starts from these, gathered once per run, rather
+        than from every line of the run (about twice as many in a pooled collection)."""
         slot, scored = self.run_slots
-        return np.bincount(slot[scored], minlength=self.n_topics)
+        lines = np.flatnonzero(scored & (self.run.row >= 0))
+        return slot[lines], self.run.row[lines], self.run.position[lines]
 
     @cached_property
     def hits(self) -> Hits:
-        qrels, run = self.qrels, self.run
-        slot, scored = self.run_slots
-        hit = np.flatnonzero(scored & self.per_document(qrels.row_relevant))
-        return Hits(slot[hit], run.position[hit], run.row[hit], qrels, self.n_topics)
+        slot, row, position = self.judged_lines
+        hit = np.flatnonzero(self.qrels.row_relevant[row])
+        return Hits(slot[hit], position[hit], row[hit], self.qrels, self.n_topics)
 
 
 def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | None) -> np.ndarray:
@@ -192,10 +201,15 @@ def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | No
 
     ``cumulative`` is ``np.cumsum(terms, axis=1)`` (sequential, hence exact and
     identical to a loop), (T, H) or (T, H, ...) for several sums at once;
-    ``position`` is (T, H). Rows with no entry within the cutoff give 0.
+    ``position`` is (T, H), each row's ranks distinct and ascending (padding last), so
+    that only its first k entries can be ranked <= k. Rows with no entry within the
+    cutoff give 0.
     """
     if cumulative.shape[1] == 0:
         return np.zeros(cumulative.shape[:1] + cumulative.shape[2:])
-    count = (position <= (PAST_END - 1 if cutoff is None else cutoff)).sum(axis=1)
+    if cutoff is None:
+        count = (position <= PAST_END - 1).sum(axis=1)
+    else:  # (entry j is ranked j + 1 or deeper)
+        count = (position[:, :cutoff] <= cutoff).sum(axis=1)
     picked = cumulative[np.arange(cumulative.shape[0]), np.maximum(count - 1, 0)]
     return np.where((count > 0).reshape((-1,) + (1,) * (picked.ndim - 1)), picked, 0.0)

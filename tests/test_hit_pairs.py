@@ -57,3 +57,77 @@ def test_a_row_out_of_range_is_declined():
     out = np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64)
     assert counts(pointer, np.array([1], dtype=np.int64), *out) is None
     assert counts(pointer, np.array([-1], dtype=np.int64), *out) is None
+
+
+def pairs_of_hits(rng: np.random.Generator, hits_count: int, columns: int, topics: int):
+    """Hits (topics ascending, each with 0..columns intents ascending) as Hits holds them: pair_count,
+    first_pair, pair_key."""
+    slot = np.sort(rng.integers(0, topics, hits_count)).astype(np.int64)
+    intents = [np.flatnonzero(rng.random(columns) < 0.3) for _ in range(hits_count)]
+    pair_count = np.array([len(i) for i in intents], dtype=np.int64)
+    first_pair = np.cumsum(pair_count) - pair_count
+    key = np.concatenate([slot[h] * columns + intents[h] for h in range(hits_count)] + [np.zeros(0, np.int64)])
+    return pair_count, first_pair, key.astype(np.int64)
+
+
+def random_pairs(seed: int):
+    """(pair_count, first_pair, pair_key, groups of keys, values) of random hits; the values of mixed signs and
+    magnitudes (and -0.0), so that their sums depend on the order they are added in."""
+    rng = np.random.default_rng(seed)
+    columns, topics = int(rng.integers(1, 25)), int(rng.integers(1, 40))
+    pair_count, first_pair, key = pairs_of_hits(rng, int(rng.integers(0, 300)), columns, topics)
+    values = rng.standard_normal(len(key)) * 10.0 ** rng.integers(-8, 9, len(key))
+    values[rng.random(len(key)) < 0.1] = -0.0
+    return pair_count, first_pair, key, topics * columns, values
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pair_sums_and_layout_give_the_twin_s_bits(seed):
+    pair_count, first_pair, key, groups, values = random_pairs(seed)
+    compiled = hits.pair_sums(values, pair_count, first_pair, lambda: pytest.fail("the twin was taken"))
+    twin = hits._numpy_pair_sums(values, len(pair_count), hits.pair_passes(pair_count, first_pair))
+    assert compiled.tobytes() == twin.tobytes()
+    layout, twin_layout = hits.pair_layout(key, groups), hits._numpy_pair_layout(key, groups)
+    for mine, theirs in zip(layout[:3], twin_layout[:3]):
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
+    assert layout[3] == twin_layout[3]
+
+
+def test_pair_sums_and_layout_by_hand():
+    # Hits 0 and 2 hold pairs (keys 0, 3) and (4, 7); hit 1 none; 0.1 + 0.2 + 0.3 in that order.
+    pair_count, first_pair = np.array([2, 0, 2], dtype=np.int64), np.array([0, 2, 2], dtype=np.int64)
+    values = np.array([0.1, 0.2, 0.3, 1e16])
+    assert hits.pair_sums(values, pair_count, first_pair, list).tolist() == [0.1 + 0.2, 0.0, 0.3 + 1e16]
+    # Keys 3 2 3 0 3: grouped stably, 0 | 2 | 3 3 3; width 3.
+    order, prior, cell, width = hits.pair_layout(np.array([3, 2, 3, 0, 3], dtype=np.int64), 4)
+    assert order.tolist() == [3, 1, 0, 2, 4] and prior.tolist() == [0, 0, 1, 0, 2] and width == 3
+    assert cell.tolist() == [0, 6, 9, 10, 11]
+    empty = hits.pair_layout(np.zeros(0, dtype=np.int64), 4)
+    assert [a.tolist() for a in empty[:3]] == [[], [], []] and empty[3] == 1
+
+
+def test_pair_kernels_decline_what_lies_outside():
+    compiled = native.kernels()
+    total = np.empty(1)
+    assert compiled.pair_sums(np.zeros(2), np.array([2], dtype=np.int64), np.array([1], dtype=np.int64),
+                              total) is None
+    out = [np.empty(1, dtype=np.int64) for _ in range(3)]
+    assert compiled.pair_layout(np.array([4], dtype=np.int64), 4, *out) is None
+    assert compiled.pair_layout(np.array([-1], dtype=np.int64), 4, *out) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_pair_running_sums_give_the_twin_s_bits(seed):
+    _, _, key, groups, values = random_pairs(seed + 100)
+    layout = hits.pair_layout(key, groups)
+    compiled = hits.pair_running_sums(values, layout, groups)
+    assert compiled.tobytes() == hits._numpy_pair_running_sums(values, layout, groups).tobytes()
+
+
+def test_pair_running_sums_by_hand():
+    # Keys 3 2 3 0 3: key 3's pairs 0, 2, 4 run 0.1, 0.1 + 0.2, (0.1 + 0.2) + 0.4; a group's first value as it is.
+    key, values = np.array([3, 2, 3, 0, 3], dtype=np.int64), np.array([0.1, -0.0, 0.2, 5.0, 0.4])
+    running = hits.pair_running_sums(values, hits.pair_layout(key, 4), 4)
+    assert running.tobytes() == np.array([0.1, -0.0, 0.1 + 0.2, 5.0, (0.1 + 0.2) + 0.4]).tobytes()
+    assert native.kernels().pair_running_sums(values, np.array([0, 1, 2, 3, 9], dtype=np.int64),
+                                              np.zeros(5, dtype=np.int64), np.empty(5)) is None

@@ -9,6 +9,10 @@
 * The ideal lists' values, computed once for every row of the qrels and shared by
   the runs (measures/ncu/lists.ideal_value): checked against each run's own
   ideal lists, for runs that cover some topics and runs that cover all.
+* CT@k and EU@k (measures/novelty) sum the leading columns of the hits' grid by the
+  same rule: checked against sums over every column.
+* Sums over intents as one running sum (measures/core/kernels.weighted_intent_sum):
+  checked against the loop over intents, bit for bit, -0.0 and NaN included.
 """
 from __future__ import annotations
 
@@ -94,6 +98,22 @@ def test_ncu_kernels_at_cutoffs_equal_full_width_sums(seed, monkeypatch):
     assert np.array_equal(fast.view(np.int64), full.view(np.int64))
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_cube_test_and_eu_at_cutoffs_equal_full_width_sums(seed, monkeypatch):
+    """CT@k and EU@k sum the leading columns of the hits' grid only, by the same rule."""
+    from divaleval.measures.novelty import ct, eu
+
+    qrels, run = _deep_case(seed)
+    names = [f"{family}@{k}" for family in ("CT", "EU") for k in (1, 5, 10, 20, 30, 64, 65, 100, 1000)] + ["EU"]
+    measures = divaleval.resolve_measures(names)
+    fast = divaleval.make_evaluator(qrels, measures).score(run).matrix
+    for module in (ct, eu):
+        monkeypatch.setattr(module, "summed_columns", lambda width, count: width)
+    full = divaleval.make_evaluator(qrels, measures).score(run).matrix
+    assert np.count_nonzero(fast) > fast.size // 2  # the case scores something
+    assert np.array_equal(fast.view(np.int64), full.view(np.int64))
+
+
 def test_ideal_values_shared_by_runs_equal_each_runs_own(monkeypatch):
     qrels, run = _deep_case(3)
     topic = run.topic.values()
@@ -115,3 +135,28 @@ def test_ideal_values_shared_by_runs_equal_each_runs_own(monkeypatch):
     for a, b in zip(shared, own):
         assert np.count_nonzero(a) > a.size // 2
         assert np.array_equal(a.view(np.int64), b.view(np.int64))
+
+
+def _intent_loop(values: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
+    """The sum over intents as a C loop makes it: 0.0, then each intent's term in order."""
+    total = np.zeros(values.shape[:-1])
+    for i in range(values.shape[-1]):
+        total = total + (values[..., i] if weights is None else weights[..., i] * values[..., i])
+    return total
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_intent_sums_at_once_give_the_loop_s_bits(seed):
+    rng = np.random.default_rng(seed)
+    rows, intents = int(rng.integers(0, 60)), int(rng.integers(0, 25))
+    # Terms of mixed signs and magnitudes (sums that depend on their order), some -0.0 and NaN.
+    values = rng.standard_normal((rows, intents)) * 10.0 ** rng.integers(-9, 9, (rows, intents))
+    values[rng.random(values.shape) < 0.2] = -0.0
+    values[rng.random(values.shape) < 0.02] = np.nan
+    weights = rng.random((rows, intents))
+    for w in (None, weights):
+        assert kernels.weighted_intent_sum(values, w).tobytes() == _intent_loop(values, w).tobytes()
+    # A row of -0.0 terms sums to 0.0, as the loop (0.0 + -0.0) does.
+    assert kernels.weighted_intent_sum(np.full((1, 3), -0.0)).tobytes() == np.zeros(1).tobytes()
+    counts = rng.integers(0, 5, (rows, intents))  # integer values, as MAP-IA's counts
+    assert kernels.weighted_intent_sum(counts).tobytes() == _intent_loop(counts, None).tobytes()

@@ -742,6 +742,25 @@ def test_blended_ratio_and_p_plus_on_both_paths(seed):
             assert results[True] == results[False], (width, ideal_width, beta)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_err_probability_on_both_paths(seed):
+    """P_ERR (and ERR, EBR, iRBU at every cutoff, which sum its terms) give the same bits with the kernel and
+    without it; the compiled kernel is the one taken."""
+    from divaleval.measures.ncu import kernels as ncu
+
+    width = [0, 1, 5, 8, 130, 300][seed]
+    results = {}
+    for on in (True, False):
+        gl = random_gain_list(np.random.default_rng(seed), 60, width, 9)
+        with kernels_on(on):
+            assert (native.kernel("err_probability") is not None) == on
+            values = [ncu._err_probability(gl)] + [kernel(gl, cutoff, **params) for cutoff in (None, 1, 5, 20)
+                                                   for kernel, params in ((ncu.err, {}), (ncu.ebr, {"beta": 1.0}),
+                                                                          (ncu.irbu, {"p": 0.99}))]
+        results[on] = [v.view(np.int64).tolist() for v in values]
+    assert results[True] == results[False]
+
+
 def test_the_scoring_kernels_are_taken():
     """The comparisons above are not between two numpy paths: the kernels run on plain arrays."""
     with kernels_on(True):

@@ -20,7 +20,7 @@ from ..context import RunContext
 from ..model.gains import topicwise_levels
 from ..model.qrels import Qrels
 from .core import measure, memoised
-from .core.kernels import count_before_in_group, divide_or_zero
+from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
 
 
 @memoised
@@ -43,12 +43,9 @@ def judged_classes(qrels: Qrels, topicwise: str) -> tuple[np.ndarray, np.ndarray
 def bpref(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
     """bpref = (1/R) sum_{relevant d ranked} (1 - min(n_d, R) / min(N, R)), n_d the judged non-relevant above d"""
     relevant_row, nonrelevant_row, rel_total, nonrel_total = judged_classes(ctx.qrels, ctx.settings.topicwise)
-    slot, scored = ctx.run_slots
-    row = ctx.run.row
-    lines = np.flatnonzero(scored & (row >= 0))  # judged documents of the scored topics, in rank order
-    topic, row = slot[lines], row[lines]
+    topic, row, _ = ctx.judged_lines  # judged documents of the scored topics, in rank order
     relevant = relevant_row[row]
-    above = count_before_in_group(nonrelevant_row[row], topic)  # judged non-relevant documents above each
+    above = count_before_in_group(nonrelevant_row[row], judged_line_starts(ctx))  # judged non-relevant documents above each
     r_total, n_total = rel_total[ctx.topics][topic], nonrel_total[ctx.topics][topic]
     share = np.minimum(above, r_total) / np.maximum(np.minimum(n_total, r_total), 1)
     terms = np.where(relevant, np.where(above > 0, 1.0 - share, 1.0), 0.0)

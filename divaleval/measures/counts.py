@@ -128,9 +128,8 @@ def average_precision_cut(ctx: RunContext, *, cutoff: int) -> np.ndarray:
 
 def _judged_within(ctx: RunContext, cutoff: int) -> np.ndarray:
     """Judged documents ranked <= cutoff, per topic."""
-    slot, scored = ctx.run_slots
-    judged = ctx.per_document(ctx.qrels.row_judged) & (ctx.run.row >= 0)
-    within = scored & judged & (ctx.run.position <= cutoff)
+    slot, row, position = ctx.judged_lines  # (a document without a qrels row is not judged)
+    within = ctx.qrels.row_judged[row] & (position <= cutoff)
     return np.bincount(slot[within], minlength=ctx.n_topics)
 
 

@@ -85,13 +85,12 @@ def _gap_denominators(qrels: Qrels, g: tuple[float, ...]) -> np.ndarray:
 def _gap_terms(ctx: RunContext, g: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
     """(T, W) the numerator's term of each ranked document of grade > 0, in rank order (0 padding),
     and their ranks (PAST_END padding)."""
-    qrels, run = ctx.qrels, ctx.run
-    grades = document_grades(qrels)
+    qrels = ctx.qrels
     probabilities = _thresholds_of(qrels, g)
-    slot, scored = ctx.run_slots
-    grade = ctx.per_document(grades)
-    hit = np.flatnonzero(scored & (grade > 0))
-    grade_h, position = pad_groups(slot[hit], ctx.n_topics, (grade[hit], 0), (run.position[hit], PAST_END))
+    slot, row, position = ctx.judged_lines  # (an unjudged document has grade 0)
+    grade = document_grades(qrels)[row]
+    hit = np.flatnonzero(grade > 0)
+    grade_h, position = pad_groups(slot[hit], ctx.n_topics, (grade[hit], 0), (position[hit], PAST_END))
     # sum_{m<=n} G(min(c_m, c_n)) = sum_j g_j [j <= c_n] #{m <= n: c_m >= j}
     inner = np.zeros(grade_h.shape)
     for j, g_j in enumerate(probabilities, start=1):

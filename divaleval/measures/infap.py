@@ -26,7 +26,7 @@ import numpy as np
 from ..context import RunContext
 from .bpref import judged_classes
 from .core import measure
-from .core.kernels import count_before_in_group, divide_or_zero
+from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
 
 SMOOTHING = 0.00001  # eps: keeps the estimate defined where nothing above is judged
 
@@ -43,15 +43,16 @@ def inferred_average_precision(ctx: RunContext, *, cutoff: None = None) -> np.nd
     E[prec@k] = 1/k + ((k-1)/k) (p/(k-1)) (r + eps) / (r + n + 2 eps): p pooled, r relevant and n judged
     non-relevant documents above rank k; eps = 0.00001"""
     relevant_row, nonrelevant_row, rel_total, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
-    slot, scored = ctx.run_slots
-    lines = np.flatnonzero(scored)  # every ranked document of the scored topics, in rank order
-    topic, row, rank = slot[lines], ctx.run.row[lines], ctx.run.position[lines].astype(np.float64)
-    pooled = row >= 0
-    relevant = pooled & relevant_row[row]
-    nonrelevant = pooled & nonrelevant_row[row]
-    p = count_before_in_group(pooled, topic)
-    r = count_before_in_group(relevant, topic)
-    n = count_before_in_group(nonrelevant, topic)
+    # The pooled documents of the scored topics, in rank order: only they add terms or count above one;
+    # an unpooled document counts only in the ranks.
+    topic, row, rank = ctx.judged_lines
+    rank = rank.astype(np.float64)
+    relevant = relevant_row[row]
+    nonrelevant = nonrelevant_row[row]
+    starts = judged_line_starts(ctx)
+    p = np.arange(len(row)) - starts
+    r = count_before_in_group(relevant, starts)
+    n = count_before_in_group(nonrelevant, starts)
     above = np.maximum(rank - 1, 1)
     expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + SMOOTHING) / (r + n + 2 * SMOOTHING))
     terms = np.where(relevant, np.where(rank == 1, 1.0, expected), 0.0)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..context import PAST_END, RunContext, prefix_sum_at
+from ..context import RunContext, prefix_sum_at
 from .core import OPTIONAL, measure, memoised
 from .core.kernels import divide_or_zero, weighted_intent_sum
 
@@ -13,9 +13,8 @@ def _precision_sums(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
     """(T * I, W) cumulative sums, over each intent's relevant hits in rank order, of the
     precision at the hit; and those hits' ranks."""
     hits = ctx.hits
-    position = hits.hit_position[hits.pair_hit]
-    precision = (hits.pair_prior + 1) / position
-    return np.cumsum(hits.by_intent(precision, 0.0), axis=1), hits.by_intent(position, PAST_END)
+    precision = (hits.pair_prior + 1) / hits.pair_position
+    return np.cumsum(hits.by_intent(precision, 0.0), axis=1), hits.position_by_intent
 
 
 @measure(

@@ -6,12 +6,14 @@ where they are not built, or ``DIVALEVAL_NATIVE=0`` is set, no kernel is taken.
 Only this package calls them (tests/test_layers.py says so); the rest of
 divaleval calls these functions on plain arrays:
 
-* :func:`masked_row_sums`, :func:`blended_ratio`, :func:`p_plus_parts`
-  (native/sums.py): the compiled kernel where it is taken, else its numpy twin,
+* :func:`masked_row_sums`, :func:`blended_ratio`, :func:`p_plus_parts`,
+  :func:`err_probability` (native/sums.py): the compiled kernel where it is taken, else its numpy twin,
   beside it; each kernel probed once against its twin, bit for bit. (Measures
   reach them through divaleval/arrays.py: a measure reads as its formula.)
-* :func:`hit_pairs` (native/hits.py): the (hit, intent) pairs of a ranking's
-  hits, by the kernel where it is taken, else by its numpy twin beside it.
+* :func:`hit_pairs`, :func:`pair_sums`, :func:`pair_layout`, :func:`pair_running_sums`
+  (native/hits.py): the (hit, intent) pairs of a ranking's hits, each hit's sum over
+  its pairs, the pairs grouped by (topic, intent), and running sums within those
+  groups, by the kernel where it is taken, else by its numpy twin beside it.
 * :func:`split_fields`, :func:`split_run`, :func:`match_keys`, :func:`fixed_rows`
   (native/text.py): the kernel's answer, or None where it is not taken or
   declines; the caller's own path (io/lines's numpy splitter, io/table's reader,
@@ -26,9 +28,9 @@ holds every kernel to its twin.
 from __future__ import annotations
 
 from .compiled import ENVIRONMENT, built, in_use, kernel, kernels
-from .hits import hit_pairs
-from .sums import blended_ratio, masked_row_sums, p_plus_parts
+from .hits import PairLayout, Passes, hit_pairs, pair_layout, pair_passes, pair_running_sums, pair_sums
+from .sums import blended_ratio, err_probability, masked_row_sums, p_plus_parts
 from .text import KeyArrays, SplitRun, fixed_rows, match_keys, split_fields, split_run
 
-__all__ = ["ENVIRONMENT", "KeyArrays", "SplitRun", "blended_ratio", "built", "fixed_rows", "hit_pairs", "in_use", "kernel", "kernels", "masked_row_sums",
-           "match_keys", "p_plus_parts", "split_fields", "split_run"]
+__all__ = ["ENVIRONMENT", "KeyArrays", "PairLayout", "Passes", "SplitRun", "blended_ratio", "built", "err_probability", "fixed_rows", "hit_pairs", "in_use", "kernel", "kernels", "masked_row_sums",
+           "match_keys", "p_plus_parts", "pair_layout", "pair_passes", "pair_running_sums", "pair_sums", "split_fields", "split_run"]

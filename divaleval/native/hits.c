@@ -108,3 +108,133 @@ release:
     PyBuffer_Release(&out_key);
     return result;
 }
+
+KERNEL_DOC(pair_sums_doc,
+"pair_sums(values, count, first, total) -> True, or None\n\n"
+"total[h] = ((0.0 + values[first[h]]) + values[first[h] + 1]) + ... over the count[h] pairs of hit h, added in\n"
+"pair order as the twin's passes add them: values and total float64, count and first int64 (hits). None\n"
+"(total not filled) where a hit's pairs lie outside values.");
+
+PyObject *pair_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer values, count, first, total;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*:pair_sums", &values, &count, &first, &total)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t hits = count.len / 8, pairs = values.len / 8;
+    if (values.len % 8 || count.len % 8 || first.len != count.len || total.len != count.len) {
+        PyErr_SetString(PyExc_ValueError, "pair_sums: arrays of the wrong sizes");
+        goto release;
+    }
+    const double *value = values.buf;
+    const int64_t *pair_count = count.buf, *pair_first = first.buf;
+    double *sum = total.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t h = 0; h < hits; h++) {
+        int64_t p = pair_first[h], n = pair_count[h];
+        if (p < 0 || n < 0 || p > pairs - n) { bad = 1; break; }
+        double s = 0.0;
+        for (int64_t k = 0; k < n; k++) s = s + value[p + k];
+        sum[h] = s;
+    }
+    Py_END_ALLOW_THREADS
+    result = bad ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&count);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&total);
+    return result;
+}
+
+KERNEL_DOC(pair_layout_doc,
+"pair_layout(keys, groups, order, prior, cell) -> width, or None\n\n"
+"The pairs grouped by key (0 <= key < groups), pair order kept within a key, by one counting sort: order[j] the\n"
+"j-th pair so grouped (a stable argsort of keys), prior[p] how many pairs before p share its key, width the\n"
+"largest group (at least 1) and cell[j] = keys[order[j]] * width + prior[order[j]]. All int64 (pairs). None\n"
+"(outputs not filled) for a key out of range.");
+
+PyObject *pair_layout(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer keys, order, prior, cell;
+    Py_ssize_t groups;
+    if (!PyArg_ParseTuple(args, "y*nw*w*w*:pair_layout", &keys, &groups, &order, &prior, &cell)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t pairs = keys.len / 8;
+    if (keys.len % 8 || order.len != keys.len || prior.len != keys.len || cell.len != keys.len || groups < 0) {
+        PyErr_SetString(PyExc_ValueError, "pair_layout: arrays of the wrong sizes");
+        goto release;
+    }
+    int64_t *start = PyMem_Calloc((size_t)groups + 1, sizeof(int64_t));
+    if (start == NULL) {
+        PyErr_NoMemory();
+        goto release;
+    }
+    const int64_t *key = keys.buf;
+    int64_t *by_key = order.buf, *before = prior.buf, *at = cell.buf, width = 1;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t p = 0; p < pairs; p++) {  /* each key's count, then where its pairs start */
+        if (key[p] < 0 || key[p] >= groups) { bad = 1; break; }
+        int64_t seen = start[key[p] + 1]++;
+        before[p] = seen;
+        if (seen + 1 > width) width = seen + 1;
+    }
+    if (!bad) {
+        for (Py_ssize_t g = 0; g < groups; g++) start[g + 1] += start[g];
+        for (Py_ssize_t p = 0; p < pairs; p++) {
+            int64_t j = start[key[p]] + before[p];
+            by_key[j] = p;
+            at[j] = key[p] * width + before[p];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(start);
+    result = bad ? Py_None : PyLong_FromLongLong(width);
+    if (bad) Py_INCREF(result);
+release:
+    PyBuffer_Release(&keys);
+    PyBuffer_Release(&order);
+    PyBuffer_Release(&prior);
+    PyBuffer_Release(&cell);
+    return result;
+}
+
+KERNEL_DOC(pair_running_sums_doc,
+"pair_running_sums(values, order, prior, out) -> True, or None\n\n"
+"out[p] = the running sum of values over the pairs of p's key up to p, in pair order, added as np.cumsum adds a\n"
+"row (the first value as it is, then one addition each): order and prior as pair_layout made them (int64),\n"
+"values and out float64 (pairs). None (out not filled) for an order or prior out of range.");
+
+PyObject *pair_running_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer values, order, prior, out;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*:pair_running_sums", &values, &order, &prior, &out)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t pairs = values.len / 8;
+    if (values.len % 8 || order.len != values.len || prior.len != values.len || out.len != values.len) {
+        PyErr_SetString(PyExc_ValueError, "pair_running_sums: arrays of the wrong sizes");
+        goto release;
+    }
+    const double *value = values.buf;
+    const int64_t *by_key = order.buf, *before = prior.buf;
+    double *running = out.buf, sum = 0.0;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < pairs; j++) {
+        int64_t p = by_key[j];
+        if (p < 0 || p >= pairs || before[p] < 0 || (before[p] > 0 && j == 0)) { bad = 1; break; }
+        sum = before[p] ? sum + value[p] : value[p];
+        running[p] = sum;
+    }
+    Py_END_ALLOW_THREADS
+    result = bad ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&order);
+    PyBuffer_Release(&prior);
+    PyBuffer_Release(&out);
+    return result;
+}

@@ -10,8 +10,12 @@ static PyMethodDef methods[] = {
     {"masked_row_sums", masked_row_sums, METH_VARARGS, masked_row_sums_doc},
     {"p_plus_parts", p_plus_parts, METH_VARARGS, p_plus_parts_doc},
     {"blended_ratio", blended_ratio, METH_VARARGS, blended_ratio_doc},
+    {"err_probability", err_probability, METH_VARARGS, err_probability_doc},
     {"hit_pair_counts", hit_pair_counts, METH_VARARGS, hit_pair_counts_doc},
     {"hit_pairs", hit_pairs, METH_VARARGS, hit_pairs_doc},
+    {"pair_sums", pair_sums, METH_VARARGS, pair_sums_doc},
+    {"pair_layout", pair_layout, METH_VARARGS, pair_layout_doc},
+    {"pair_running_sums", pair_running_sums, METH_VARARGS, pair_running_sums_doc},
     {NULL, NULL, 0, NULL},
 };
 

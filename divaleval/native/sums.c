@@ -202,3 +202,39 @@ release:
     PyBuffer_Release(&out);
     return result;
 }
+
+KERNEL_DOC(err_probability_doc,
+"err_probability(gains, top_gain, rows, width, out)\n\n"
+"P_ERR at every entry of (rows, width) gains in C order (float64; top_gain float64 (rows,), out float64):\n"
+"s = g / (hg + 1), P_ERR(j) = s(j) times the running product of (1 - s) over the row's entries before j\n"
+"(1 at the first), the product taken in order as np.cumprod takes it, every operation numpy's.");
+
+PyObject *err_probability(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer gains, top_gain, out;
+    Py_ssize_t rows, width;
+    if (!PyArg_ParseTuple(args, "y*y*nnw*:err_probability", &gains, &top_gain, &rows, &width, &out)) return NULL;
+    PyObject *result = NULL;
+    if (!holds(gains.len, rows, width, 8) || !holds(out.len, rows, width, 8) || !holds(top_gain.len, rows, 1, 8)) {
+        PyErr_SetString(PyExc_ValueError, "err_probability: arrays of the wrong shapes");
+        goto release;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const double *g = (const double *)gains.buf + r * width;
+        double *p = (double *)out.buf + r * width, scale = ((const double *)top_gain.buf)[r] + 1.0, survive = 1.0;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            double stop = g[j] / scale;
+            p[j] = stop * survive;
+            survive = j ? survive * (1.0 - stop) : 1.0 - stop;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&gains);
+    PyBuffer_Release(&top_gain);
+    PyBuffer_Release(&out);
+    return result;
+}

@@ -1,4 +1,5 @@
-"""Row reductions the scoring kernels share, numpy's to the bit: masked row sums, the blended ratio, P+'s parts.
+"""Row reductions the scoring kernels share, numpy's to the bit: masked row sums, the blended ratio, P+'s parts,
+ERR's stopping probabilities.
 
 Each function here is its numpy twin, written out, and takes the compiled kernel
 of the same name (divaleval/native/sums.c) instead where that kernel is built
@@ -151,4 +152,38 @@ def _parts_agree(compiled) -> bool:
             if not (_same_bits(parts[0], expected[0]) and np.array_equal(parts[1], expected[1])
                     and np.array_equal(parts[2], expected[2])):
                 return False
+    return True
+
+
+# -- ERR's stopping probabilities -------------------------------------------------------------------------
+
+def err_probability(gains: np.ndarray, top_gain: np.ndarray) -> np.ndarray:
+    """P_ERR at every entry of (rows, width) ``gains``: s = g / (hg + 1) with hg the row's ``top_gain``, times
+    the chance the user got that far, the product of (1 - s) over the entries before (np.cumprod's order)."""
+    compiled = kernel("err_probability")
+    if compiled is not None and _plain_rows(gains, np.float64) and top_gain.dtype == np.float64 \
+            and top_gain.shape == gains.shape[:1]:
+        probability = np.empty(gains.shape)  # the same operations, row by row in one pass
+        compiled(gains, np.ascontiguousarray(top_gain), *gains.shape, probability)
+        return probability
+    return _numpy_err_probability(gains, top_gain)
+
+
+def _numpy_err_probability(gains: np.ndarray, top_gain: np.ndarray) -> np.ndarray:
+    stop = gains / (top_gain + 1.0)[:, None]
+    survive = np.cumprod(1.0 - stop, axis=1)
+    before = np.concatenate([np.ones((len(stop), 1)), survive[:, :-1]], axis=1)
+    return stop * before
+
+
+@probed("err_probability")
+def _probability_agrees(compiled) -> bool:
+    rng = np.random.default_rng(0)
+    for width in PROBED_WIDTHS:
+        gains = np.where(rng.random((4, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3, 1e-9], (4, width)), 0.0)
+        top_gain = np.array([0.0, 1.0, 7.0, 2.0 ** 0.5])
+        probability = np.empty(gains.shape)
+        compiled(gains, top_gain, 4, width, probability)
+        if not _same_bits(probability, _numpy_err_probability(gains, top_gain)):
+            return False
     return True

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...arrays import masked_row_sums  # noqa: F401 (the kernels' masked sums: numpy's bits, one pass)
 from ...context import PAST_END, RunContext
+from .cache import memoised
 
 _log_discount = np.ones(1)
 LOG_TABLE_RANKS = 1 << 20  # discounts of deeper ranks (read by no reference tool) come from numpy's log
@@ -30,10 +31,17 @@ def log_discount(length: int) -> np.ndarray:
     return _log_discount[:length]
 
 
-def rank_discount(position: np.ndarray) -> np.ndarray:
-    """1/log2(r + 1) at every rank position r (DCG's discount); any value at padding."""
+def clipped_ranks(position: np.ndarray) -> tuple[np.ndarray, int]:
+    """(``position`` with padding clipped to the last rank, the last rank): what a table of per-rank
+    values (a discount, powers) is indexed by."""
     last = int(position[position < PAST_END].max(initial=1))
-    clipped = np.minimum(position, last)
+    return np.minimum(position, last), last
+
+
+def rank_discount(position: np.ndarray, clipped: tuple[np.ndarray, int] | None = None) -> np.ndarray:
+    """1/log2(r + 1) at every rank position r (DCG's discount); any value at padding. ``clipped``: the
+    :func:`clipped_ranks` of ``position``, where the caller keeps them."""
+    clipped, last = clipped_ranks(position) if clipped is None else clipped
     if last <= LOG_TABLE_RANKS:
         return log_discount(last)[clipped - 1]
     discount = math.log(2.0) / np.log(clipped + 1.0)
@@ -91,11 +99,22 @@ def repeated_powers(base: float, length: int, first: float | np.ndarray = 1.0) -
     return np.cumprod(table, axis=-1)
 
 
+# Arrays of at most this many elements are summed over their intents at once (a few arrays of their size);
+# larger ones (every row of large qrels) an intent at a time.
+WHOLE_INTENT_SUM_ELEMENTS = 1 << 20
+
+
 def weighted_intent_sum(values: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """sum_i w_i v_i over the last axis, added in intent order (as a C loop over intents does).
 
     ``weights`` broadcasts against ``values``; None sums the values unweighted.
     """
+    if values.size <= WHOLE_INTENT_SUM_ELEMENTS and (weights is None or np.shape(weights) == values.shape):
+        # 0.0, then each intent's term in order: a running sum (np.cumsum adds one element at a time) gives
+        # the loop's additions in the loop's order, in three numpy calls instead of one per intent.
+        running = np.zeros(values.shape[:-1] + (values.shape[-1] + 1,))
+        running[..., 1:] = values if weights is None else weights * values
+        return np.cumsum(running, axis=-1)[..., -1]
     total = np.zeros(values.shape[:-1])
     for i in range(values.shape[-1]):
         total = total + (values[..., i] if weights is None else weights[..., i] * values[..., i])
@@ -121,12 +140,19 @@ def covered_intent_share(ctx: RunContext, cutoff: int) -> np.ndarray:
     return divide_or_zero(covered, ctx.n_intents)
 
 
-def count_before_in_group(flags: np.ndarray, group: np.ndarray) -> np.ndarray:
-    """How many of ``flags`` hold before each element within its group (``group`` in runs of equal values,
-    a topic's documents in rank order): the counts of the documents ranked above each one."""
+@memoised
+def judged_line_starts(ctx: RunContext) -> np.ndarray:
+    """Per line of :attr:`RunContext.judged_lines` (grouped by topic, in rank order), the index of the first
+    line of its topic: once per run for every count of the lines ranked above."""
+    topic = ctx.judged_lines[0]
+    first = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, dtype=bool)
+    return np.flatnonzero(first)[np.cumsum(first) - 1]
+
+
+def count_before_in_group(flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """How many of ``flags`` hold before each element within its group (``starts``: the index of each
+    element's group's first element, as :func:`judged_line_starts` gives; a topic's documents in rank order):
+    the counts of the documents ranked above each one."""
     flags = np.asarray(flags, dtype=np.int64)
     seen = np.cumsum(flags) - flags
-    if not len(group):
-        return seen
-    first = np.r_[True, group[1:] != group[:-1]]
-    return seen - seen[first][np.cumsum(first) - 1]
+    return seen - seen[starts]

@@ -25,10 +25,16 @@ from typing import Callable
 
 import numpy as np
 
-from ...arrays import blended_ratio, p_plus_parts
+from ...arrays import blended_ratio, err_probability, p_plus_parts
 from ...context import PAST_END
 from ..core import memoised
-from ..core.kernels import divide_or_zero, first_reciprocal_rank, masked_row_sums, rank_discount, summed_columns
+from ..core.kernels import (
+    clipped_ranks,
+    divide_or_zero,
+    masked_row_sums,
+    rank_discount,
+    summed_columns,
+)
 from .lists import GainList, ideal_value
 
 
@@ -51,10 +57,7 @@ def _blended_ratio(gl: GainList, beta: float) -> np.ndarray:
 @memoised
 def _err_probability(gl: GainList) -> np.ndarray:
     """P_ERR at each entry: s(r) times the chance the user got that far."""
-    stop = gl.gains / (gl.top_gain + 1.0)[:, None]
-    survive = np.cumprod(1.0 - stop, axis=1)
-    before = np.concatenate([np.ones((len(stop), 1)), survive[:, :-1]], axis=1)
-    return stop * before
+    return err_probability(gl.gains, gl.top_gain)
 
 
 def _columns(gl: GainList, cutoff: int | None) -> int:
@@ -111,8 +114,16 @@ def average_precision_over_r(gl: GainList, cutoff: int | None) -> np.ndarray:
     return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), gl.n_relevant)
 
 
+@memoised
+def _first_rank(gl: GainList) -> np.ndarray:
+    """Each row's first rank holding a gain (PAST_END where none does): once per list for every cutoff,
+    as the first rank within a cutoff is this one or none."""
+    return np.where(gl.gains > 0, gl.position, PAST_END).min(axis=1, initial=PAST_END)
+
+
 def reciprocal_rank(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return first_reciprocal_rank(gl.position, _within(gl, cutoff))
+    first = _first_rank(gl)
+    return divide_or_zero(1.0, first, where=first <= (PAST_END - 1 if cutoff is None else cutoff))
 
 
 def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
@@ -120,17 +131,24 @@ def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
 
 
 @memoised
+def _clipped_ranks(gl: GainList) -> tuple[np.ndarray, int]:
+    """The list's ranks as tables of per-rank values are indexed (once per list: DCG's discount and the
+    powers of RBP and iRBU read them)."""
+    return clipped_ranks(gl.position)
+
+
+@memoised
 def _discounted_gains(gl: GainList) -> np.ndarray:
-    return gl.gains * rank_discount(gl.position)
+    return gl.gains * rank_discount(gl.position, _clipped_ranks(gl))
 
 
 @memoised
 def _powers(gl: GainList, p: float, offset: float) -> np.ndarray:
     """p^(r - offset) at every entry's rank r (cut at the last rank, past which entries are padding)."""
-    last = int(gl.position[gl.position < PAST_END].max(initial=1))
+    clipped, last = _clipped_ranks(gl)
     # Looked up in a table of p^(r - offset), r = 0..last: the same np.power of the same numbers, once
     # per rank rather than once per entry.
-    return np.power(p, np.arange(last + 1) - offset)[np.minimum(gl.position, last)]
+    return np.power(p, np.arange(last + 1) - offset)[clipped]
 
 
 def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:

@@ -40,7 +40,12 @@ class GainList:
     @classmethod
     def of(cls, gains: np.ndarray, position: np.ndarray, ideal: np.ndarray,
            shared_ideal: "tuple[GainList, np.ndarray] | None" = None) -> "GainList":
-        """A gain list whose R and hg come from its ideal list."""
+        """A gain list whose R and hg come from its ideal list (taken from the shared ideal lists' rows, which
+        counted them once per qrels, where there are such)."""
+        if shared_ideal is not None:
+            every_row, rows = shared_ideal
+            return cls(gains, position, ideal, every_row.n_relevant[rows], every_row.top_gain[rows],
+                       shared_ideal=shared_ideal)
         return cls(gains, position, ideal, (ideal > 0).sum(axis=1), ideal.max(axis=1, initial=0.0),
                    shared_ideal=shared_ideal)
 
@@ -120,12 +125,12 @@ def row_gain_list(ctx: RunContext, row_gains: RowGains, *args) -> GainList:
 def ranked_gain_list(ctx: RunContext, ideal_gains: RowGains, run_gains: RowGains, *args) -> GainList:
     """:func:`row_gain_list` where the run's documents take their gains by one rule and the ideal lists by
     another (the same quantity, rounded differently: :func:`global_run_gains`)."""
-    qrels, run = ctx.qrels, ctx.run
+    qrels = ctx.qrels
     every_row = _ideal_ranking_of_rows(qrels, ideal_gains, *args)
-    gain = ctx.per_document(run_gains(qrels, *args).astype(np.float64, copy=False))
-    slot, hit = ctx.run_slots
-    hit = np.flatnonzero(hit & (gain > 0))  # (indices: much cheaper to take by than a boolean mask)
-    gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (run.position[hit], PAST_END))
+    slot, row, position = ctx.judged_lines  # (an unjudged document has no gain)
+    gain = run_gains(qrels, *args).astype(np.float64, copy=False)[row]
+    hit = np.flatnonzero(gain > 0)  # (indices: much cheaper to take by than a boolean mask)
+    gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (position[hit], PAST_END))
     return GainList.of(gains, position, every_row.ideal[ctx.topics], (every_row, ctx.topics))
 
 
@@ -171,7 +176,7 @@ def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
     """
     hits, n_int = ctx.hits, ctx.qrels.max_intents
     gains = hits.by_intent(gain_table.gains(hits.pair_level), 0.0)
-    position = hits.by_intent(hits.hit_position[hits.pair_hit], PAST_END)
+    position = hits.position_by_intent
     every_row = _intent_ideal_ranking(ctx.qrels, gain_table)
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
     return GainList.of(gains, position, every_row.ideal[rows], (every_row, rows))

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...context import RunContext
 from ..core import REQUIRED, Param, measure, positive
-from ..core.kernels import masked_row_sums
+from ..core.kernels import masked_row_sums, summed_columns
 from .gains import ALPHA
 from .graded import graded_novelty_gains
 
@@ -33,6 +33,8 @@ def cube_test(ctx: RunContext, *, alpha: float, level: float, cutoff: int) -> np
     r(d, i) = (2^L - 1)/2^Lmax(i); time is linear in the rank (the 1/r).
     """
     gain = graded_novelty_gains(ctx, alpha, level)
-    hits = ctx.hits
-    within = hits.position <= cutoff
-    return masked_row_sums(gain / np.where(within, hits.position, 1), within, within.shape[1])
+    # Only the leading columns can hold ranks <= k: their sum has the bits of the sum over every column.
+    columns = summed_columns(gain.shape[1], cutoff)
+    position = ctx.hits.position[:, :columns]
+    within = position <= cutoff
+    return masked_row_sums(gain[:, :columns] / np.where(within, position, 1), within, columns)

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...context import PAST_END, RunContext
 from ..core import EFFORT, OPTIONAL, measure
-from ..core.kernels import masked_row_sums
+from ..core.kernels import masked_row_sums, summed_columns
 from .gains import ALPHA
 from .graded import graded_novelty_gains
 
@@ -29,10 +29,12 @@ def expected_utility(ctx: RunContext, *, alpha: float, e: float, cutoff: int | N
     says EU extends) and e per document (the cost that makes EU satisfy Conf).
     """
     gain = graded_novelty_gains(ctx, alpha)
-    hits = ctx.hits
-    within = hits.position <= (PAST_END - 1 if cutoff is None else cutoff)
-    discount = 1.0 + np.log2(np.where(within, hits.position, 1))
-    utility = masked_row_sums(gain / discount, within, within.shape[1])
+    # Only the leading columns can hold ranks <= k: their sum has the bits of the sum over every column.
+    columns = summed_columns(gain.shape[1], cutoff)
+    position = ctx.hits.position[:, :columns]
+    within = position <= (PAST_END - 1 if cutoff is None else cutoff)
+    discount = 1.0 + np.log2(np.where(within, position, 1))
+    utility = masked_row_sums(gain[:, :columns] / discount, within, columns)
     depth = ctx.ranking_lengths
     if cutoff is not None:
         depth = np.minimum(depth, cutoff)

@@ -54,7 +54,7 @@ def graded_novelty_gains(ctx: RunContext, alpha: float, saturation: float | None
     powers = np.cumprod(np.concatenate([[1.0], np.full(int(covered_before.max(initial=0)), 1.0 - alpha)]))
     terms = r * powers[covered_before]
     if saturation is not None:
-        gathered = hits.from_by_intent(np.cumsum(hits.by_intent(r, 0.0), axis=1))
+        gathered = hits.running_by_intent(r)
         terms = terms * ((gathered - r) < saturation)
     weights = ctx.weights.reshape(-1)[hits.pair_key]
     return hits.grid(hits.per_hit_sum(weights * terms), 0.0)

@@ -10,14 +10,30 @@ from __future__ import annotations
 import numpy as np
 
 from ...context import RunContext, prefix_sum_at
-from ..core import REQUIRED, measure
+from ...model.qrels import Qrels
+from ..core import REQUIRED, measure, memoised
 from ..core.kernels import divide_or_zero, rank_discount
 from .gains import ALPHA, ideal_depth, rank_positions
 from .graded import graded_greedy_ideal_gains, graded_novelty_gains
 
 
-def _discounted(gains: np.ndarray, positions: np.ndarray, cutoff: int) -> np.ndarray:
-    return prefix_sum_at(np.cumsum(gains * rank_discount(positions), axis=1), positions, cutoff)
+def _discounted(gains: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the cumulative discounted gains, the ranks) of each row; a cutoff's sum is a prefix of each row."""
+    return np.cumsum(gains * rank_discount(positions), axis=1), positions
+
+
+# The cumulative sums are shared by every cutoff: the run's once per run, the ideal's (row by row the
+# same numbers whichever topics are scored) once per qrels.
+
+@memoised
+def _run_discounted(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    return _discounted(graded_novelty_gains(ctx, alpha), ctx.hits.position)
+
+
+@memoised
+def _ideal_discounted(qrels: Qrels, alpha: float, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    ideal_gains = graded_greedy_ideal_gains(qrels, alpha, depth)
+    return _discounted(ideal_gains, rank_positions(ideal_gains))
 
 
 @measure(
@@ -37,7 +53,7 @@ def weighted_graded_alpha_ndcg(ctx: RunContext, *, alpha: float, cutoff: int) ->
     binary relevance at one level and uniform P(i) it is ndeval's alpha-nDCG@k
     (every gain is scaled by the same factor).
     """
-    run = _discounted(graded_novelty_gains(ctx, alpha), ctx.hits.position, cutoff)
-    ideal_gains = graded_greedy_ideal_gains(ctx.qrels, alpha, ideal_depth(cutoff))[ctx.topics]
-    ideal = _discounted(ideal_gains, rank_positions(ideal_gains), cutoff)
+    run = prefix_sum_at(*_run_discounted(ctx, alpha), cutoff)
+    cumulative, positions = _ideal_discounted(ctx.qrels, alpha, ideal_depth(cutoff))
+    ideal = prefix_sum_at(cumulative[ctx.topics], positions[ctx.topics], cutoff)
     return divide_or_zero(run, ideal, where=ideal > 0)
