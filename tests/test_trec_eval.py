@@ -149,8 +149,8 @@ def test_ties_fall_to_the_docno_descending() -> None:
     from divaleval.compat.trec_eval.reading import read_results
     from divaleval.io.source import input_from_bytes
 
-    _, rankings = read_results(input_from_bytes("run", b"1 Q0 a 1 1.0 r\n1 Q0 c 2 1.0 r\n1 Q0 b 3 2 r\n"), False)
-    assert rankings[b"1"].docnos == [b"b", b"c", b"a"]
+    run = read_results(input_from_bytes("run", b"1 Q0 a 1 1.0 r\n1 Q0 c 2 1.0 r\n1 Q0 b 3 2 r\n"), False)
+    assert run.ranking(b"1") == [b"b", b"c", b"a"]
 
 
 SCORE_FORMS = [b"1e5", b"-0", b"0", b".5", b"1.", b"+3", b"-1.5E+3", b"00012", b"1e-320", b"1e400", b"0.1",
@@ -160,11 +160,11 @@ SCORE_FORMS = [b"1e5", b"-0", b"0", b".5", b"1.", b"+3", b"-1.5E+3", b"00012", b
 
 @pytest.mark.parametrize("form", SCORE_FORMS)
 def test_scores_read_as_atof_alone_and_among_plain_ones(form: bytes) -> None:
-    """The vectorised score reading (Arrow's cast for plain decimals) gives _atof's value (C's atof: the
+    """The vectorised score reading (numpy's cast for plain decimals) gives _atof's value (C's atof: the
     longest leading number, 0 without one) for every form, alone or among plain decimals."""
     import math
 
-    import pyarrow as pa
+    import numpy as np
 
     from divaleval.compat.trec_eval.reading import _atof, scores_of
 
@@ -175,7 +175,7 @@ def test_scores_read_as_atof_alone_and_among_plain_ones(form: bytes) -> None:
                 b"nan": math.nan, b"2.5abc": 2.5, b"abc": 0.0, b"0x1p3": 0.0, b"+.5e1": 5.0, b"1e": 1.0,
                 b"-": 0.0}[form]
     for column in ([form], [b"1.25", form, b"-7"]):
-        values = scores_of(pa.array(column, pa.binary()))
+        values = scores_of(np.array(column, dtype=bytes))
         value = float(values[column.index(form)])
         assert value == _atof(form) or math.isnan(value) and math.isnan(_atof(form))
         assert repr(value) == repr(expected)  # the sign of -0.0 too
@@ -191,10 +191,10 @@ def test_ranking_ties_and_topics_in_byte_order() -> None:
 
     run = (b"2 Q0 z 1 5 first\n1 Q0 a 1 0 r\n1 Q0 ab 2 -0 r\n1 Q0 B 3 0.0 r\n1 Q0 aa 4 -0.0 r\n"
            b"1 Q0 \xc3\xa9 5 0 r\n1 Q0 x 6 10 r\n1 Q0 y 7 9.5 r\n1 Q0 w 8 1e1 r\n2 Q0 y 2 +5 r\n")
-    name, rankings = read_results(input_from_bytes("run", run), False)
-    assert name == b"first"
-    assert rankings[b"1"].docnos == [b"x", b"w", b"y", b"\xc3\xa9", b"ab", b"aa", b"a", b"B"]
-    assert rankings[b"2"].docnos == [b"z", b"y"]
+    ranked = read_results(input_from_bytes("run", run), False)
+    assert ranked.name == b"first"
+    assert ranked.ranking(b"1") == [b"x", b"w", b"y", b"\xc3\xa9", b"ab", b"aa", b"a", b"B"]
+    assert ranked.ranking(b"2") == [b"z", b"y"]
 
 
 def test_runs_with_nan_scores_ranked_by_pythons_sort() -> None:
@@ -205,6 +205,6 @@ def test_runs_with_nan_scores_ranked_by_pythons_sort() -> None:
 
     rows = [(b"c", b"1"), (b"a", b"nan"), (b"d", b"3"), (b"b", b"2"), (b"e", b"NaN"), (b"f", b"2")]
     run = b"".join(b"7 Q0 %s %d %s r\n" % (docno, k, score) for k, (docno, score) in enumerate(rows))
-    _, rankings = read_results(input_from_bytes("run", run), False)
     keys = [(float(score), docno) for docno, score in rows]
-    assert rankings[b"7"].docnos == [docno for _, docno in sorted(keys, reverse=True)]
+    assert read_results(input_from_bytes("run", run), False).ranking(b"7") == \
+        [docno for _, docno in sorted(keys, reverse=True)]
