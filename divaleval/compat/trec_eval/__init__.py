@@ -16,6 +16,13 @@ it printed for earlier topics) at one without results, unless -c. Summaries
 are the mean over those topics (sums for counts; exp of the mean log, floored
 at 0.00001, for gm_*), added in topic order as trec_eval adds them.
 
+Speed: a run is evaluated as arrays, every topic at once (topic.py's batches:
+topics as rows, ranks as columns), its documents' grades found by one search
+(reading.py), and a topic's lines printed by one ``%`` of a template
+(writer.py): no Python loop a document, a measure's value or a line. Many
+runs in one call pay the start of the process (Python, numpy) and the
+reading of the qrels once.
+
 Refused, not ignored: the other qrels and results formats (-R, -T), -Z, -D,
 -o, and measures of trec_eval this does not reproduce.
 """
@@ -25,10 +32,10 @@ import math
 import sys
 from typing import TextIO
 
-from ...errors import InputError
-from ...io.source import read_input
 import numpy as np
 
+from ...errors import InputError
+from ...io.source import read_input
 from . import measures as table
 from .options import USAGE, UsageError, parse
 from .reading import read_qrels, read_results
@@ -127,13 +134,19 @@ def _values(topics, qrels, run, selected, options) -> dict[str, object]:
     without_results = np.array([not present for _, present in topics], dtype=bool)
     values: dict[str, object] = {}
     batch_row = np.zeros(len(topics), dtype=np.int64)
+    judged = qrels.judged(options.relevance_level)
+    qrels_rows = np.array([qrels.index[topic] for topic, _ in topics], dtype=np.int64)
     for members in batches(lengths):
         batch_row[members] = np.arange(len(members))
         taken = np.isin(rows, members) if len(members) < len(topics) else slice(None)
         batch = build_batch(batch_row[rows[taken]], ranks[taken], grades[taken], lengths[members],
-                            [qrels[topics[k][0]] for k in members.tolist()], options.relevance_level)
+                            judged.take(qrels_rows[members]), options.relevance_level)
+        computed: dict = {}  # (map and gm_map, bpref and gm_bpref differ only in their summaries)
         for measure, params in selected:
-            result = measure.compute(batch, params, options.version)
+            key = (measure.compute, params)
+            if key not in computed:
+                computed[key] = measure.compute(batch, params, options.version)
+            result = computed[key]
             if measure.kind == "str":
                 column = values.setdefault(measure.name, [None] * len(topics))
                 for row, value in zip(members.tolist(), result):
@@ -176,12 +189,19 @@ def _per_topic(topics, selected, values, out: TextIO) -> None:
              is not None and measure.name not in ("runid", "num_q")]
     columns = [(name, measure.kind) for measure, params in shown for name in labels(measure, params)]
     template = topic_template(columns)
-    rows = [values[measure.name].tolist() if measure.kind != "str" else values[measure.name]
-            for measure, _ in shown]
-    for k, (topic, present) in enumerate(topics):
-        if not present:
-            continue
-        out.write(topic_lines(template, columns, _text(topic), [value for row in rows for value in row[k]]))
+    table = np.empty((len(topics), len(columns)), dtype=object)  # a topic's values, as Python objects, a row
+    has_nan = np.zeros(len(topics), dtype=bool)
+    at = 0
+    for measure, _ in shown:
+        column = values[measure.name]
+        width = 1 if measure.kind == "str" else column.shape[1]
+        table[:, at:at + width] = column if measure.kind == "str" else column.tolist()
+        if measure.kind == "float":
+            has_nan |= np.isnan(column).any(axis=1)
+        at += width
+    for (topic, present), row, nan in zip(topics, table.tolist(), has_nan.tolist()):
+        if present:
+            out.write(topic_lines(template, columns, _text(topic), row, nan))
 
 
 def _text(topic: bytes) -> str:

@@ -61,7 +61,7 @@ def _rprec(t: Batch, _p, _v):
 
 def _bpref(t: Batch, _p, _v):
     bound = np.minimum(t.num_rel, t.num_nonrel)[:, None]
-    nonrel_above = np.cumsum(t.judged & ~t.relevant, axis=1)
+    nonrel_above = t.cum_judged - t.cum_rel
     terms = 1.0 - np.divide(np.minimum(nonrel_above, t.num_rel[:, None]), bound, where=bound != 0,
                             out=np.zeros(nonrel_above.shape))
     return _columns(_div(row_sums(np.where(t.relevant, terms, 0.0)), t.num_rel))
@@ -112,9 +112,9 @@ def _infap(t: Batch, _p, _v):
     # Yilmaz and Aslam's inferred AP: documents graded -1 are pooled but not judged.
     pooled = ~np.isnan(t.grades)
     sampled = t.judged
-    rel_above = np.cumsum(t.relevant, axis=1) - t.relevant
-    sampled_above = np.cumsum(sampled, axis=1) - sampled
-    pooled_above = np.cumsum(pooled, axis=1) - pooled
+    rel_above = t.cum_rel - t.relevant
+    sampled_above = t.cum_judged - sampled
+    pooled_above = np.cumsum(pooled, axis=1, dtype=np.int32) - pooled
     ranks = t.ranks
     nonrel_above = sampled_above - rel_above
     expected = np.where(
@@ -213,7 +213,7 @@ def _ndcg_rel(t: Batch, _p, _v):
 def _g(t: Batch, binary: bool):
     if binary:
         gains = t.relevant.astype(float)
-        nonrel_above = np.cumsum(~t.relevant, axis=1) - ~t.relevant
+        nonrel_above = t.ranks - t.cum_rel - ~t.relevant  # (non-relevant ranks above)
         return _columns(_div(row_sums(gains / np.log2(2 + nonrel_above)), t.num_rel))
     # G: a document's gain over log2(2 + the ideal's cost so far - the gain so far), the ideal's cost a
     # rank being its gain, at least 1; normalised by the ideal's total gain.
@@ -282,7 +282,7 @@ def _rbp_resid(t, _p, _v):
 
 
 def _unjudged(t, cuts, _v):
-    unjudged = np.cumsum(~t.judged & t.valid, axis=1)
+    unjudged = np.minimum(t.ranks, t.num_ret[:, None]) - t.cum_judged  # (none judged past the end)
     return _columns(*(at(unjudged, k) / k for k in cuts))
 
 

@@ -51,6 +51,8 @@ class Qrels:
         self.index = {name: k for k, name in enumerate(self.topics)}
         self._grades = {name: grade[a:b] for name, a, b in zip(self.topics, cuts, cuts[1:])}
         topic_index = np.repeat(np.arange(len(self.topics), dtype=np.uint64), np.diff(cuts))
+        self._topic_grades = (topic_index.astype(np.int64), grade, len(self.topics))
+        self._judged: dict[int, Judged] = {}
         keys = self._keys(topic_index, docno_hashes(docno))
         order = np.argsort(keys, kind="stable")
         self._sorted_keys, self._docno, self._grade = keys[order], docno[order], grade[order]
@@ -60,6 +62,12 @@ class Qrels:
     def _keys(self, topic_index: np.ndarray, hashes: np.ndarray) -> np.ndarray:
         bits = max(len(self.topics).bit_length(), 1)
         return (topic_index.astype(np.uint64) << np.uint64(64 - bits)) | (hashes >> np.uint64(bits))
+
+    def judged(self, level: int) -> "Judged":
+        """What the measures read of each topic's judgments at a relevance level (made once a level)."""
+        if level not in self._judged:
+            self._judged[level] = Judged.of(self._topic_grades, level)
+        return self._judged[level]
 
     def __contains__(self, topic: bytes) -> bool:
         return topic in self._grades
@@ -88,6 +96,32 @@ class Qrels:
         return np.where(found, self._grade[at], np.nan)
 
 
+@dataclass
+class Judged:
+    """Each qrels topic's (a row's) counts at a relevance level, and its grades as the gain measures'
+    ideal ordering: best first (negative grades as 0), padded with 0."""
+
+    num_rel: np.ndarray     # R: grades >= the level
+    num_nonrel: np.ndarray  # judged grades below the level
+    ideal: np.ndarray       # (topics, most judgments of a topic)
+
+    @classmethod
+    def of(cls, topic_grades: tuple[np.ndarray, np.ndarray, int], level: int) -> "Judged":
+        topic, grade, count = topic_grades
+        num_rel = np.bincount(topic, weights=grade >= level, minlength=count).astype(np.int64)
+        num_nonrel = np.bincount(topic, weights=(grade >= 0) & (grade < level), minlength=count).astype(np.int64)
+        gain = np.maximum(grade, 0.0)
+        order = np.lexsort((-gain, topic))
+        sizes = np.bincount(topic, minlength=count)
+        firsts = np.cumsum(sizes) - sizes
+        ideal = np.zeros((count, int(sizes.max(initial=0))))
+        ideal[topic[order], np.arange(len(order)) - firsts[topic[order]]] = gain[order]
+        return cls(num_rel, num_nonrel, ideal)
+
+    def take(self, rows: np.ndarray) -> "Judged":
+        return Judged(self.num_rel[rows], self.num_nonrel[rows], self.ideal[rows])
+
+
 def words(texts: np.ndarray) -> np.ndarray:
     """Fixed-width byte strings as rows of big-endian 64-bit words (zero-padded): compared word by word
     they order as the strings do."""
@@ -98,12 +132,17 @@ def words(texts: np.ndarray) -> np.ndarray:
 
 
 def docno_hashes(docnos: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each docno (fixed-width bytes), whatever the width they are held at: their
-    :func:`words`, each times its own odd constant, added (modulo 2**64; the zero words of a wider array
+    """A 64-bit hash of each docno (fixed-width bytes), whatever the width they are held at: their bytes
+    as 64-bit words, each times its own odd constant, added (modulo 2**64; the zero words of a wider array
     add nothing). Equal docnos hash alike; a hash is never taken for the docno (compared whole)."""
-    rows = words(docnos)
-    weights = (np.arange(1, rows.shape[1] + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
-    return (rows * weights).sum(axis=1, dtype=np.uint64)
+    width = docnos.dtype.itemsize
+    padded = np.zeros((len(docnos), 8 * -(-width // 8)), np.uint8)
+    padded[:, :width] = docnos.view(np.uint8).reshape(len(docnos), width)
+    rows = padded.view("<u8")
+    hashes = np.zeros(len(docnos), dtype=np.uint64)
+    for k in range(rows.shape[1]):
+        hashes += rows[:, k] * np.uint64((0x9E3779B97F4A7C15 * (k + 1) | 1) % 2**64)
+    return hashes
 
 
 @dataclass
@@ -248,11 +287,11 @@ def _plain_columns(source: InputFile, comments: bool):
     fields, plain numbers), or None where it is not taken or declines, or where the file holds what only
     :func:`_columns` reads as trec_eval does (a NUL byte, a byte order mark, comment lines, a seventh field)."""
     with source.mapped() as data:
-        if not len(data) or data.find(b"\0") >= 0 or data[:3] == BOM or \
-                comments and (data[:1] == b"#" or data.find(b"\n#") >= 0):
-            return None
-    split = split_run(source.mapped)
-    if split is None or split.extra_fields:
+        content = np.frombuffer(data, dtype=np.uint8)
+        refused = not len(content) or not content.all() or data[:3] == BOM  # (all(): no NUL byte)
+        del content  # (before the mapping closes)
+    split = None if refused else split_run(source.mapped)
+    if split is None or split.extra_fields or comments and any(label[:1] == b"#" for label in split.labels):
         return None
     offsets = np.frombuffer(split.docno_offsets, dtype=np.int32)
     docno = fixed_width(np.frombuffer(split.docno_bytes, dtype=np.uint8), offsets[:-1], offsets[1:])
@@ -281,8 +320,12 @@ def _columns(source: InputFile, comments: bool):
 
 def _order(codes: np.ndarray, score: np.ndarray, docno: np.ndarray) -> np.ndarray:
     """Topic ascending, score descending (0 and -0 equal), docno descending."""
-    order = np.argsort(-score, kind="stable")
-    order = order[np.argsort(codes[order], kind="stable")]
+    if ((codes[1:] >= codes[:-1]) & ((codes[1:] != codes[:-1]) | (score[1:] <= score[:-1]))).all():
+        order = np.arange(len(codes))  # already in order but for ties (runs are written in rank order)
+    else:
+        order = np.argsort(-score, kind="stable")
+        small = codes.astype(np.uint16) if len(codes) and codes.max() < 2**16 else codes  # (radix sorted)
+        order = order[np.argsort(small[order], kind="stable")]
     ranked_codes, ranked_scores = codes[order], score[order]
     tied = (ranked_codes[1:] == ranked_codes[:-1]) & (ranked_scores[1:] == ranked_scores[:-1])
     if tied.any():  # each run of equal scores of a topic by docno descending (equal docnos: one document)

@@ -26,7 +26,7 @@ class Batch:
     grades: np.ndarray     # (T, L) grade of the document at each rank, NaN where not in the qrels or past the end
     judged: np.ndarray     # (T, L) bool: a grade of 0 or more (negative ones count as unjudged)
     relevant: np.ndarray   # (T, L) bool: judged and grade >= the relevance level
-    cum_rel: np.ndarray    # (T, L) relevant documents at or above each rank (int)
+    cum_rel: np.ndarray    # (T, L) relevant documents at or above each rank (int32)
     num_ret: np.ndarray    # (T,) documents ranked
     num_rel: np.ndarray    # (T,) R: relevant documents in the qrels
     num_nonrel: np.ndarray  # (T,) judged documents below the relevance level in the qrels
@@ -54,8 +54,13 @@ class Batch:
         return np.arange(1, self.width + 1)
 
     @property
+    def cum_judged(self) -> np.ndarray:
+        """(T, L) judged documents at or above each rank."""
+        return self.once("cum_judged", lambda: np.cumsum(self.judged, axis=1, dtype=np.int32))
+
+    @property
     def num_rel_ret(self) -> np.ndarray:
-        return self.once("num_rel_ret", lambda: at(self.cum_rel, self.num_ret))
+        return self.once("num_rel_ret", lambda: at(self.cum_rel, self.num_ret).astype(np.int64))
 
     def rel_in_top(self, k) -> np.ndarray:
         """Relevant documents in the first k ranks of each topic (k beyond the ranking: all of them)."""
@@ -96,25 +101,19 @@ def row_sums(matrix: np.ndarray) -> np.ndarray:
     return np.cumsum(matrix, axis=1)[:, -1]
 
 
-def build_batch(rows: np.ndarray, ranks: np.ndarray, grades: np.ndarray, lengths: np.ndarray,
-                judgments: list[np.ndarray], level: int) -> Batch:
+def build_batch(rows: np.ndarray, ranks: np.ndarray, grades: np.ndarray, lengths: np.ndarray, judged,
+                level: int) -> Batch:
     """A batch of topics from their ranked documents (each one's row, 0-based rank and grade, after -J and
-    -M), each topic's length and its qrels' grades."""
-    count = len(lengths)
-    matrix = np.full((count, int(lengths.max(initial=0))), np.nan)
+    -M), each topic's length and what the measures read of its judgments (reading.Judged)."""
+    matrix = np.full((len(lengths), int(lengths.max(initial=0))), np.nan)
     matrix[rows, ranks] = grades
     with np.errstate(invalid="ignore"):
-        judged = matrix >= 0  # a negative grade is a document in the qrels but not judged
-        relevant = judged & (matrix >= level)
-    ideal = np.zeros((count, max((len(g) for g in judgments), default=0)))
-    num_rel = np.empty(count, dtype=np.int64)
-    num_nonrel = np.empty(count, dtype=np.int64)
-    for row, qrels_grades in enumerate(judgments):
-        ideal[row, :len(qrels_grades)] = np.sort(np.maximum(qrels_grades, 0.0))[::-1]
-        num_rel[row] = np.count_nonzero(qrels_grades >= level)
-        num_nonrel[row] = np.count_nonzero((qrels_grades >= 0) & (qrels_grades < level))
-    return Batch(matrix, judged, relevant, np.cumsum(relevant, axis=1), lengths.astype(np.int64), num_rel,
-                 num_nonrel, ideal, ideal[:, 0] if ideal.shape[1] else np.zeros(count))
+        judged_ranks = matrix >= 0  # a negative grade is a document in the qrels but not judged
+        relevant = judged_ranks & (matrix >= level)
+    ideal = judged.ideal
+    return Batch(matrix, judged_ranks, relevant, np.cumsum(relevant, axis=1, dtype=np.int32),
+                 lengths.astype(np.int64), judged.num_rel, judged.num_nonrel, ideal,
+                 ideal[:, 0] if ideal.shape[1] else np.zeros(len(lengths)))
 
 
 def batches(lengths: np.ndarray) -> list[np.ndarray]:

@@ -39,9 +39,9 @@ def topic_template(columns: list[tuple[str, str]]) -> str:
     return "".join(f"{name:<22}\t%s\t{FORMATS[kind]}\n" for name, kind in columns)
 
 
-def topic_lines(template: str, columns: list[tuple[str, str]], topic: str, values: list) -> str:
-    """One topic's lines: its values, in the order of ``columns``."""
-    if any(value != value for value in values):  # a NaN: C's -nan, line by line
+def topic_lines(template: str, columns: list[tuple[str, str]], topic: str, values: list, nan: bool) -> str:
+    """One topic's lines: its values, in the order of ``columns`` (``nan``: some value is NaN)."""
+    if nan:  # C's -nan, line by line
         return "".join(line(name, topic, value, kind) for (name, kind), value in zip(columns, values))
     arguments = [topic] * (2 * len(values))
     arguments[1::2] = values
