@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
+import numpy as np
 import pytest
 
 from conftest import SHARED, run_cli
@@ -208,3 +209,64 @@ def test_runs_with_nan_scores_ranked_by_pythons_sort() -> None:
     keys = [(float(score), docno) for docno, score in rows]
     assert read_results(input_from_bytes("run", run), False).ranking(b"7") == \
         [docno for _, docno in sorted(keys, reverse=True)]
+
+
+def _case(which: str, suffix: str) -> dict | None:
+    """A reference case of the 2012 baseline runs (ranked lists of 1000, many ties of score) by its name's end."""
+    return next((row for row in _cases(which) if row["name"].endswith(suffix) and "2012" in row["name"]), None)
+
+
+@pytest.mark.parametrize("which, suffix", [("trec_eval10", "-qall"), ("trec_eval", "-qall"),
+                                           ("trec_eval10", "-cM100all"), ("trec_eval", "-Jall")])
+def test_topics_in_any_batches_and_judgments_found_by_any_path(which: str, suffix: str, monkeypatch) -> None:
+    """The reference output whatever the batches of topics (each topic alone: rows of other lengths and
+    positions) and however a (topic, docno) is found: hashes that all collide send every lookup through
+    the dict of grades_of, and the run through the numpy splitter (not the compiled one)."""
+    from divaleval.compat import trec_eval
+    from divaleval.compat.trec_eval import reading
+
+    row = _case(which, suffix)
+    if row is None:
+        pytest.skip(f"no 2012 case ending {suffix} in ../shared/oracle/{which}")
+    expected = open(_shared(row["expected"])).read()
+    monkeypatch.setattr(trec_eval, "batches", lambda lengths: [np.array([k]) for k in range(len(lengths))])
+    status, out, _ = _run(which, row)
+    assert out == expected and (status == 0) == (row["exit"] == "0")
+    monkeypatch.setattr(reading, "docno_hashes", lambda docnos: np.zeros(len(docnos), dtype=np.uint64))
+    monkeypatch.setattr(reading, "split_run", lambda content: None)
+    status, out, _ = _run(which, row)
+    assert out == expected and (status == 0) == (row["exit"] == "0")
+
+
+def test_batches_pad_little() -> None:
+    """Topics of similar lengths share a batch; very different ones go by the power of two of their length."""
+    from divaleval.compat.trec_eval.topic import batches
+
+    assert [b.tolist() for b in batches(np.array([1000, 990, 1000]))] == [[0, 1, 2]]
+    split = [b.tolist() for b in batches(np.array([3, 200000, 5, 150000]))]
+    assert sorted(map(sorted, split)) == [[0], [1, 3], [2]]
+
+
+def test_plain_runs_with_what_only_the_numpy_splitter_reads(tmp_path) -> None:
+    """A run the compiled splitter would take as plain (one space between six fields) but that holds a
+    comment line with six fields (10.0 skips it; 9.0 reads topic '#', not in the qrels), a byte order
+    mark, or a NUL byte (refused, its line named): read as trec_eval reads it, by hand."""
+    from divaleval.compat import trec_eval
+
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    run = tmp_path / "run"
+    run.write_bytes(b"# Q0 a 1 9.0 r\n1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
+    for version in ([], ["--trec-eval-version", "9"]):
+        out = io.StringIO()
+        assert trec_eval.main(version + ["-m", "P.1", "-m", "recip_rank", str(qrels), str(run)], out) == 0
+        assert out.getvalue() == ("recip_rank            \tall\t0.5000\n"
+                                  "P_1                   \tall\t0.0000\n")
+    run.write_bytes(b"\xef\xbb\xbf1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n")
+    out = io.StringIO()
+    assert trec_eval.main(["-m", "P.1", str(qrels), str(run)], out) == 0
+    assert out.getvalue() == "P_1                   \tall\t1.0000\n"
+    run.write_bytes(b"1 Q0 a 1 2.0 r\n1 Q0 b\0 2 1.0 r\n")
+    err = io.StringIO()
+    assert trec_eval.main(["-m", "P.1", str(qrels), str(run)], io.StringIO(), err) == 2
+    assert "run:2" in err.getvalue() and "NUL" in err.getvalue()

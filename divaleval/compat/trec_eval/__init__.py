@@ -112,9 +112,13 @@ def _ranked_grades(topics, qrels, run, options) -> tuple[np.ndarray, np.ndarray,
             row_of[run.index[topic]] = row
             qrels_topic[run.index[topic]] = qrels.index[topic]
     run_topic = np.repeat(np.arange(len(run.topics)), np.diff(run.bounds))
-    kept = np.flatnonzero(row_of[run_topic] >= 0)
-    rows, run_topic = row_of[run_topic[kept]], run_topic[kept]
-    grades = qrels.grades_of(qrels_topic[run_topic], run.docnos[kept], run.hashes[kept])
+    if (row_of >= 0).all():  # (every topic of the run is evaluated: no copy)
+        rows, docnos, hashes = row_of[run_topic], run.docnos, run.hashes
+    else:
+        kept = np.flatnonzero(row_of[run_topic] >= 0)
+        run_topic = run_topic[kept]
+        rows, docnos, hashes = row_of[run_topic], run.docnos[kept], run.hashes[kept]
+    grades = qrels.grades_of(qrels_topic[run_topic], docnos, hashes)
     if options.judged_only:
         with np.errstate(invalid="ignore"):
             judged = grades >= 0

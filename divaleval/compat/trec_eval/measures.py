@@ -212,9 +212,10 @@ def _ndcg_rel(t: Batch, _p, _v):
 
 def _g(t: Batch, binary: bool):
     if binary:
-        gains = t.relevant.astype(float)
         nonrel_above = t.ranks - t.cum_rel - ~t.relevant  # (non-relevant ranks above)
-        return _columns(_div(row_sums(gains / np.log2(2 + nonrel_above)), t.num_rel))
+        discounts = np.log2(2 + nonrel_above, where=t.relevant, out=np.ones(nonrel_above.shape))
+        return _columns(_div(row_sums(np.divide(1.0, discounts, where=t.relevant, out=np.zeros(discounts.shape))),
+                             t.num_rel))
     # G: a document's gain over log2(2 + the ideal's cost so far - the gain so far), the ideal's cost a
     # rank being its gain, at least 1; normalised by the ideal's total gain.
     gains = _gains(t)

@@ -54,7 +54,7 @@ class Qrels:
         self._topic_grades = (topic_index.astype(np.int64), grade, len(self.topics))
         self._judged: dict[int, Judged] = {}
         keys = self._keys(topic_index, docno_hashes(docno))
-        order = np.argsort(keys, kind="stable")
+        order = np.argsort(keys)  # (equal keys, never seen, go to the dict of grades_of: their order is moot)
         self._sorted_keys, self._docno, self._grade = keys[order], docno[order], grade[order]
         self._topic_index = topic_index[order]
         self._by_key = not (self._sorted_keys[1:] == self._sorted_keys[:-1]).any()  # else (never seen) a dict
@@ -92,8 +92,11 @@ class Qrels:
                             dtype=np.float64)
         keys = self._keys(topic_index, hashes)
         at = np.minimum(np.searchsorted(self._sorted_keys, keys), len(self._sorted_keys) - 1)
-        found = (self._sorted_keys[at] == keys) & (self._docno[at] == docnos)
-        return np.where(found, self._grade[at], np.nan)
+        candidates = np.flatnonzero(self._sorted_keys[at] == keys)  # (then compared whole: those alone)
+        found = candidates[self._docno[at[candidates]] == docnos[candidates]]
+        grades = np.full(len(docnos), np.nan)
+        grades[found] = self._grade[at[found]]
+        return grades
 
 
 @dataclass
@@ -278,8 +281,10 @@ def read_results(source: InputFile, comments: bool) -> Run:
     codes[ranked_labels] = np.arange(len(labels))
     codes = codes[topic_codes]
     order = _python_order(codes, score, docno) if np.isnan(score).any() else _order(codes, score, docno)
-    bounds = np.searchsorted(codes[order], np.arange(len(labels) + 1))
-    return Run(run_name, [labels[k] for k in ranked_labels.tolist()], bounds, docno[order])
+    if order is not None:
+        codes, docno = codes[order], docno[order]
+    bounds = np.searchsorted(codes, np.arange(len(labels) + 1))
+    return Run(run_name, [labels[k] for k in ranked_labels.tolist()], bounds, docno)
 
 
 def _plain_columns(source: InputFile, comments: bool):
@@ -294,6 +299,7 @@ def _plain_columns(source: InputFile, comments: bool):
     if split is None or split.extra_fields or comments and any(label[:1] == b"#" for label in split.labels):
         return None
     offsets = np.frombuffer(split.docno_offsets, dtype=np.int32)
+    split.docno_bytes.extend(bytes(int(np.diff(offsets).max(initial=0))))  # (fixed_width's windows: no copy)
     docno = fixed_width(np.frombuffer(split.docno_bytes, dtype=np.uint8), offsets[:-1], offsets[1:])
     return split.runtag, split.topic_codes, split.labels, docno, split.score
 
@@ -318,20 +324,22 @@ def _columns(source: InputFile, comments: bool):
     return run_name, codes, labels.tolist(), np.concatenate(docnos), np.concatenate(scores)
 
 
-def _order(codes: np.ndarray, score: np.ndarray, docno: np.ndarray) -> np.ndarray:
-    """Topic ascending, score descending (0 and -0 equal), docno descending."""
+def _order(codes: np.ndarray, score: np.ndarray, docno: np.ndarray) -> np.ndarray | None:
+    """Topic ascending, score descending (0 and -0 equal), docno descending (None: the order given)."""
     if ((codes[1:] >= codes[:-1]) & ((codes[1:] != codes[:-1]) | (score[1:] <= score[:-1]))).all():
-        order = np.arange(len(codes))  # already in order but for ties (runs are written in rank order)
+        order = None  # already in order but for ties (runs are written in rank order)
+        ranked_codes, ranked_scores = codes, score
     else:
         order = np.argsort(-score, kind="stable")
         small = codes.astype(np.uint16) if len(codes) and codes.max() < 2**16 else codes  # (radix sorted)
         order = order[np.argsort(small[order], kind="stable")]
-    ranked_codes, ranked_scores = codes[order], score[order]
+        ranked_codes, ranked_scores = codes[order], score[order]
     tied = (ranked_codes[1:] == ranked_codes[:-1]) & (ranked_scores[1:] == ranked_scores[:-1])
     if tied.any():  # each run of equal scores of a topic by docno descending (equal docnos: one document)
         member = np.append(tied, False) | np.append(False, tied)
         at = np.flatnonzero(member)
         group = np.cumsum(~np.append(False, tied)[at])
+        order = np.arange(len(codes)) if order is None else order
         descending = ~words(docno[order[at]])  # (each word's complement: its order reversed)
         order[at] = order[at][np.lexsort((*descending.T[::-1], group))]
     return order
