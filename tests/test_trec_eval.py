@@ -270,3 +270,23 @@ def test_plain_runs_with_what_only_the_numpy_splitter_reads(tmp_path) -> None:
     err = io.StringIO()
     assert trec_eval.main(["-m", "P.1", str(qrels), str(run)], io.StringIO(), err) == 2
     assert "run:2" in err.getvalue() and "NUL" in err.getvalue()
+
+
+def test_the_drop_in_loads_neither_arrow_nor_pandas(tmp_path) -> None:
+    """The command's whole path (reading, measures, printing) runs on numpy alone: importing Arrow costs more
+    than evaluating a run."""
+    import subprocess
+    import sys
+
+    qrels = tmp_path / "qrels"
+    run = tmp_path / "run"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    run.write_text("1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n")
+    probe = ("import sys\nfrom divaleval.cli import main\ntry:\n    main()\nexcept SystemExit as done:\n"
+             "    assert not done.code, done.code\n"
+             "print(sorted(m for m in ('pyarrow', 'pandas') if m in sys.modules), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", probe, "trec_eval", "-q", "-m", "all_trec", str(qrels), str(run)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "map                   \tall\t1.0000\n" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "[]"
