@@ -12,17 +12,22 @@
 * A qrels pair given twice keeps its last grade.
 
 Speed: with numpy alone (no Arrow, whose import costs more than reading a run),
-and no Python work a line. Fields become fixed-width numpy byte strings
+and no Python work a line. A plain run (one space or one tab between six
+fields, plain numbers: what runs are) is split by the compiled run splitter
+(native.split_run, which parses its scores correctly rounded, as ``float``
+does); anything else, or without the compiled kernels, by io/lines, its
+scores of the plain decimal form converted by numpy's cast (which parses as
+``float`` does), any other score (``2.5abc``, ``inf``, ``nan``, hex) by
+:func:`_atof`. Fields become fixed-width numpy byte strings
 (:func:`fixed_width`: numpy compares them byte by byte, unsigned, a prefix
-first, as ``strcmp`` and Python's ``bytes`` do; they hold no NUL, which the
-splitter refuses). A run is ranked by two stable sorts (score descending, then
-topic), and only its ties of score are then ordered by docno. Scores of the
-plain decimal form (digits, one point, an exponent: what runs hold) are
-converted by numpy's cast, which parses as ``float`` does (correctly rounded,
-as glibc's ``strtod``); any other score (``2.5abc``, ``inf``, ``nan``, hex)
-goes through :func:`_atof`. A run with a NaN score is ranked by the Python
+first, as ``strcmp`` and Python's ``bytes`` do; they hold no NUL, which is
+refused). A run already in rank order (as runs are written) is not sorted;
+else by two stable sorts (score descending, then topic); then only its ties
+of score are ordered by docno. A run with a NaN score is ranked by the Python
 sort instead: NaN compares false with everything, so where it lands depends on
-the sorting algorithm itself.
+the sorting algorithm itself. A document's grade is found by one search of
+64-bit keys (the topic, a hash of the docno) over the qrels', then the docno
+compared whole where the key matched: no hash is taken for a docno.
 """
 from __future__ import annotations
 
