@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
+import numpy as np
 import pytest
 
 from conftest import SHARED, run_cli
@@ -149,8 +150,8 @@ def test_ties_fall_to_the_docno_descending() -> None:
     from divaleval.compat.trec_eval.reading import read_results
     from divaleval.io.source import input_from_bytes
 
-    _, rankings = read_results(input_from_bytes("run", b"1 Q0 a 1 1.0 r\n1 Q0 c 2 1.0 r\n1 Q0 b 3 2 r\n"), False)
-    assert rankings[b"1"].docnos == [b"b", b"c", b"a"]
+    run = read_results(input_from_bytes("run", b"1 Q0 a 1 1.0 r\n1 Q0 c 2 1.0 r\n1 Q0 b 3 2 r\n"), False)
+    assert run.ranking(b"1") == [b"b", b"c", b"a"]
 
 
 SCORE_FORMS = [b"1e5", b"-0", b"0", b".5", b"1.", b"+3", b"-1.5E+3", b"00012", b"1e-320", b"1e400", b"0.1",
@@ -160,11 +161,11 @@ SCORE_FORMS = [b"1e5", b"-0", b"0", b".5", b"1.", b"+3", b"-1.5E+3", b"00012", b
 
 @pytest.mark.parametrize("form", SCORE_FORMS)
 def test_scores_read_as_atof_alone_and_among_plain_ones(form: bytes) -> None:
-    """The vectorised score reading (Arrow's cast for plain decimals) gives _atof's value (C's atof: the
+    """The vectorised score reading (numpy's cast for plain decimals) gives _atof's value (C's atof: the
     longest leading number, 0 without one) for every form, alone or among plain decimals."""
     import math
 
-    import pyarrow as pa
+    import numpy as np
 
     from divaleval.compat.trec_eval.reading import _atof, scores_of
 
@@ -175,7 +176,7 @@ def test_scores_read_as_atof_alone_and_among_plain_ones(form: bytes) -> None:
                 b"nan": math.nan, b"2.5abc": 2.5, b"abc": 0.0, b"0x1p3": 0.0, b"+.5e1": 5.0, b"1e": 1.0,
                 b"-": 0.0}[form]
     for column in ([form], [b"1.25", form, b"-7"]):
-        values = scores_of(pa.array(column, pa.binary()))
+        values = scores_of(np.array(column, dtype=bytes))
         value = float(values[column.index(form)])
         assert value == _atof(form) or math.isnan(value) and math.isnan(_atof(form))
         assert repr(value) == repr(expected)  # the sign of -0.0 too
@@ -191,10 +192,10 @@ def test_ranking_ties_and_topics_in_byte_order() -> None:
 
     run = (b"2 Q0 z 1 5 first\n1 Q0 a 1 0 r\n1 Q0 ab 2 -0 r\n1 Q0 B 3 0.0 r\n1 Q0 aa 4 -0.0 r\n"
            b"1 Q0 \xc3\xa9 5 0 r\n1 Q0 x 6 10 r\n1 Q0 y 7 9.5 r\n1 Q0 w 8 1e1 r\n2 Q0 y 2 +5 r\n")
-    name, rankings = read_results(input_from_bytes("run", run), False)
-    assert name == b"first"
-    assert rankings[b"1"].docnos == [b"x", b"w", b"y", b"\xc3\xa9", b"ab", b"aa", b"a", b"B"]
-    assert rankings[b"2"].docnos == [b"z", b"y"]
+    ranked = read_results(input_from_bytes("run", run), False)
+    assert ranked.name == b"first"
+    assert ranked.ranking(b"1") == [b"x", b"w", b"y", b"\xc3\xa9", b"ab", b"aa", b"a", b"B"]
+    assert ranked.ranking(b"2") == [b"z", b"y"]
 
 
 def test_runs_with_nan_scores_ranked_by_pythons_sort() -> None:
@@ -205,6 +206,87 @@ def test_runs_with_nan_scores_ranked_by_pythons_sort() -> None:
 
     rows = [(b"c", b"1"), (b"a", b"nan"), (b"d", b"3"), (b"b", b"2"), (b"e", b"NaN"), (b"f", b"2")]
     run = b"".join(b"7 Q0 %s %d %s r\n" % (docno, k, score) for k, (docno, score) in enumerate(rows))
-    _, rankings = read_results(input_from_bytes("run", run), False)
     keys = [(float(score), docno) for docno, score in rows]
-    assert rankings[b"7"].docnos == [docno for _, docno in sorted(keys, reverse=True)]
+    assert read_results(input_from_bytes("run", run), False).ranking(b"7") == \
+        [docno for _, docno in sorted(keys, reverse=True)]
+
+
+def _case(which: str, suffix: str) -> dict | None:
+    """A reference case of the 2012 baseline runs (ranked lists of 1000, many ties of score) by its name's end."""
+    return next((row for row in _cases(which) if row["name"].endswith(suffix) and "2012" in row["name"]), None)
+
+
+@pytest.mark.parametrize("which, suffix", [("trec_eval10", "-qall"), ("trec_eval", "-qall"),
+                                           ("trec_eval10", "-cM100all"), ("trec_eval", "-Jall")])
+def test_topics_in_any_batches_and_judgments_found_by_any_path(which: str, suffix: str, monkeypatch) -> None:
+    """The reference output whatever the batches of topics (each topic alone: rows of other lengths and
+    positions) and however a (topic, docno) is found: hashes that all collide send every lookup through
+    the dict of grades_of, and the run through the numpy splitter (not the compiled one)."""
+    from divaleval.compat import trec_eval
+    from divaleval.compat.trec_eval import reading
+
+    row = _case(which, suffix)
+    if row is None:
+        pytest.skip(f"no 2012 case ending {suffix} in ../shared/oracle/{which}")
+    expected = open(_shared(row["expected"])).read()
+    monkeypatch.setattr(trec_eval, "batches", lambda lengths: [np.array([k]) for k in range(len(lengths))])
+    status, out, _ = _run(which, row)
+    assert out == expected and (status == 0) == (row["exit"] == "0")
+    monkeypatch.setattr(reading, "docno_hashes", lambda docnos: np.zeros(len(docnos), dtype=np.uint64))
+    monkeypatch.setattr(reading, "split_run", lambda content: None)
+    status, out, _ = _run(which, row)
+    assert out == expected and (status == 0) == (row["exit"] == "0")
+
+
+def test_batches_pad_little() -> None:
+    """Topics of similar lengths share a batch; very different ones go by the power of two of their length."""
+    from divaleval.compat.trec_eval.topic import batches
+
+    assert [b.tolist() for b in batches(np.array([1000, 990, 1000]))] == [[0, 1, 2]]
+    split = [b.tolist() for b in batches(np.array([3, 200000, 5, 150000]))]
+    assert sorted(map(sorted, split)) == [[0], [1, 3], [2]]
+
+
+def test_plain_runs_with_what_only_the_numpy_splitter_reads(tmp_path) -> None:
+    """A run the compiled splitter would take as plain (one space between six fields) but that holds a
+    comment line with six fields (10.0 skips it; 9.0 reads topic '#', not in the qrels), a byte order
+    mark, or a NUL byte (refused, its line named): read as trec_eval reads it, by hand."""
+    from divaleval.compat import trec_eval
+
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    run = tmp_path / "run"
+    run.write_bytes(b"# Q0 a 1 9.0 r\n1 Q0 b 1 2.0 r\n1 Q0 a 2 1.0 r\n")
+    for version in ([], ["--trec-eval-version", "9"]):
+        out = io.StringIO()
+        assert trec_eval.main(version + ["-m", "P.1", "-m", "recip_rank", str(qrels), str(run)], out) == 0
+        assert out.getvalue() == ("recip_rank            \tall\t0.5000\n"
+                                  "P_1                   \tall\t0.0000\n")
+    run.write_bytes(b"\xef\xbb\xbf1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n")
+    out = io.StringIO()
+    assert trec_eval.main(["-m", "P.1", str(qrels), str(run)], out) == 0
+    assert out.getvalue() == "P_1                   \tall\t1.0000\n"
+    run.write_bytes(b"1 Q0 a 1 2.0 r\n1 Q0 b\0 2 1.0 r\n")
+    err = io.StringIO()
+    assert trec_eval.main(["-m", "P.1", str(qrels), str(run)], io.StringIO(), err) == 2
+    assert "run:2" in err.getvalue() and "NUL" in err.getvalue()
+
+
+def test_the_drop_in_loads_neither_arrow_nor_pandas(tmp_path) -> None:
+    """The command's whole path (reading, measures, printing) runs on numpy alone: importing Arrow costs more
+    than evaluating a run."""
+    import subprocess
+    import sys
+
+    qrels = tmp_path / "qrels"
+    run = tmp_path / "run"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    run.write_text("1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n")
+    probe = ("import sys\nfrom divaleval.cli import main\ntry:\n    main()\nexcept SystemExit as done:\n"
+             "    assert not done.code, done.code\n"
+             "print(sorted(m for m in ('pyarrow', 'pandas') if m in sys.modules), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", probe, "trec_eval", "-q", "-m", "all_trec", str(qrels), str(run)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "map                   \tall\t1.0000\n" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "[]"

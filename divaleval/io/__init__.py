@@ -6,11 +6,36 @@ line is reported as ``FILE:LINE: reason`` through :class:`divaleval.errors.Input
 Tables can also be built from arrays in memory (``from_arrays``). Nothing here
 imports the model (:mod:`divaleval.model`) or anything above it.
 """
-from .aspects import AspectSpec, AspectTable, parse_aspect_specs, read_aspect
-from .iprob import IntentProbabilities, read_iprob
-from .qrels import QrelsTable, read_qrels
-from .runs import RunTable, read_run
-from .source import InputFile, expand_run_paths, read_input
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# What each name is imported from, when first asked for (PEP 562's module __getattr__ below): a reader
+# that needs one module (compat/trec_eval needs source and lines) does not load them all, with Arrow.
+if TYPE_CHECKING:
+    from .aspects import AspectSpec, AspectTable, parse_aspect_specs, read_aspect
+    from .iprob import IntentProbabilities, read_iprob
+    from .qrels import QrelsTable, read_qrels
+    from .runs import RunTable, read_run
+    from .source import InputFile, expand_run_paths, read_input
+
+_SOURCES = {
+    **dict.fromkeys(["AspectSpec", "AspectTable", "parse_aspect_specs", "read_aspect"], "aspects"),
+    **dict.fromkeys(["IntentProbabilities", "read_iprob"], "iprob"),
+    **dict.fromkeys(["QrelsTable", "read_qrels"], "qrels"),
+    **dict.fromkeys(["RunTable", "read_run"], "runs"),
+    **dict.fromkeys(["InputFile", "expand_run_paths", "read_input"], "source"),
+}
+
+
+def __getattr__(name: str):
+    if name not in _SOURCES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AspectSpec",

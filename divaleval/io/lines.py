@@ -25,13 +25,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-import numpy as np
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
-from ..arrays import arrow_of
+import numpy as np
+
 from ..errors import InputError
 from ..native import split_fields
 from .source import BOM, InputFile
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 C_SPACE = b" \t\n\v\f\r"  # isspace() in the "C" locale; the newline also ends a line
 NEWLINE = ord("\n")
@@ -209,8 +212,13 @@ def binary_column(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> pa.
     """The fields ``data[start:end]`` as an Arrow binary array.
 
     The block is seen, without a copy, as alternating values (what precedes a
-    field, the field); Arrow's take gathers the fields.
+    field, the field); Arrow's take gathers the fields. (Arrow is imported here: splitting alone, as
+    compat/trec_eval does, does not load it.)
     """
+    import pyarrow as pa
+
+    from ..arrays import arrow_of
+
     large = len(data) >= 2**31  # a block holding a line longer than 2 GiB
     bounds = np.empty(2 * len(starts) + 1, dtype=np.int64 if large else np.int32)
     bounds[0] = 0

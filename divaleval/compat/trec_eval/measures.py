@@ -2,10 +2,11 @@
 and how topics are summarised. Table order is output order (trec_eval prints in its table's order,
 whatever the order of -m).
 
-Each compute function takes a :class:`Topic`, the measure's parameters and the
-:class:`Version`, and returns one value a parameter (one value for a measure
-without parameters). Sums run in rank order (cumsum), as trec_eval's loops add,
-so the last bit matches before rounding to four decimals.
+Each compute function takes a :class:`Batch` of topics, the measure's parameters
+and the :class:`Version`, and returns a (topics, parameters) array: one column a
+parameter (one for a measure without parameters), every topic at once. Sums run
+in rank order (running sums along a row), as trec_eval's loops add, so the last
+bit matches before rounding to four decimals.
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from typing import Callable
 
 import numpy as np
 
-from .topic import Topic
-from .versions import Version, tenth_ceiling
+from .topic import Batch, at, row_sums
+from .versions import Version, tenth_ceilings
 
 MIN_GEO_MEAN = 0.00001  # trec_eval's floor before a log in the geometric means
 INFAP_EPSILON = 0.00001
@@ -26,7 +27,7 @@ RBP_PERSISTENCE = 0.9
 @dataclass(frozen=True)
 class Measure:
     name: str
-    compute: Callable[[Topic, tuple, Version], list]
+    compute: Callable[[Batch, tuple, Version], np.ndarray]
     params: tuple = ()          # default cutoffs; () for a measure without parameters
     float_params: bool = False  # parameters printed as %3.2f (else as whole numbers)
     kind: str = "float"         # float, int (summed over topics) or str
@@ -34,211 +35,228 @@ class Measure:
     per_topic: bool = True
 
 
-def _div(a: float, b: float) -> float:
-    return a / b if b else 0.0
+def _div(a, b) -> np.ndarray:
+    """a / b, 0 where b is 0 (trec_eval's guard), topic by topic."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b))
+    return np.divide(a, b, out=np.zeros(a.shape), where=b != 0)
 
 
-def _sequential_sum(values: np.ndarray) -> float:
-    return float(np.cumsum(values)[-1]) if len(values) else 0.0
+def _columns(*values) -> np.ndarray:
+    """One column a parameter (T, P)."""
+    return np.stack([np.asarray(v, dtype=np.float64) for v in values], axis=1)
 
 
-def _ap(t: Topic, _p, _v):
-    return [_div(_sequential_sum(t.precision_at_relevant), t.num_rel)]
+def _ap(t: Batch, _p, _v):
+    return _columns(_div(row_sums(t.precision_at_relevant), t.num_rel))
 
 
-def _ap_cut(t: Topic, cuts, _v):
-    prec = t.precision_at_relevant
-    ranks = np.flatnonzero(t.relevant) + 1
-    return [_div(_sequential_sum(prec[ranks <= k]), t.num_rel) for k in cuts]
+def _ap_cut(t: Batch, cuts, _v):
+    prec = np.cumsum(t.precision_at_relevant, axis=1)
+    return _columns(*(_div(at(prec, k), t.num_rel) for k in cuts))
 
 
-def _rprec(t: Topic, _p, _v):
-    return [_div(t.rel_in_top(t.num_rel), t.num_rel)]
+def _rprec(t: Batch, _p, _v):
+    return _columns(_div(t.rel_in_top(t.num_rel), t.num_rel))
 
 
-def _bpref(t: Topic, _p, _v):
-    bound = min(t.num_rel, t.num_nonrel)
-    nonrel_above = np.cumsum(t.judged & ~t.relevant)[t.relevant]
-    if bound:
-        terms = 1.0 - np.minimum(nonrel_above, t.num_rel) / bound
+def _bpref(t: Batch, _p, _v):
+    bound = np.minimum(t.num_rel, t.num_nonrel)[:, None]
+    nonrel_above = t.cum_judged - t.cum_rel
+    terms = 1.0 - np.divide(np.minimum(nonrel_above, t.num_rel[:, None]), bound, where=bound != 0,
+                            out=np.zeros(nonrel_above.shape))
+    return _columns(_div(row_sums(np.where(t.relevant, terms, 0.0)), t.num_rel))
+
+
+def _recip_rank(t: Batch, _p, _v):
+    first = np.argmax(t.relevant, axis=1) if t.width else np.zeros(len(t.num_ret), dtype=np.intp)
+    return _columns(np.where(t.relevant.any(axis=1), 1.0 / (first + 1), 0.0))
+
+
+def _iprec(t: Batch, levels, version):
+    return t.once(("iprec", levels), lambda: _interpolated(t, levels, version))
+
+
+def _interpolated(t: Batch, levels, version):
+    prec = t.precision_at_relevant  # (0 at the other ranks: no maximum changes)
+    best_from = np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1]  # max at or after each rank
+    rel_ret = t.num_rel_ret[:, None]
+    needed = np.stack([version.recall_cutoffs(level, t.num_rel) for level in levels], axis=1)
+    if t.width:
+        value = np.take_along_axis(best_from, np.minimum(t.rank_of_relevant(np.maximum(needed, 1)), t.width) - 1,
+                                   axis=1)
+        best = best_from[:, :1]
     else:
-        terms = np.ones(len(nonrel_above))
-    return [_div(_sequential_sum(terms), t.num_rel)]
+        value = best = np.zeros((len(t.num_ret), 1))
+    value = np.where(needed <= rel_ret, value, 0.0)
+    # needed 0: the best precision at any rank; 0/0 where nothing is ranked, as in trec_eval
+    empty = np.where(t.num_ret > 0, 0.0, np.nan)[:, None]
+    return np.where(needed == 0, np.where(rel_ret > 0, best, empty), value)
 
 
-def _recip_rank(t: Topic, _p, _v):
-    ranks = np.flatnonzero(t.relevant)
-    return [1.0 / (ranks[0] + 1) if len(ranks) else 0.0]
+def _precision(t: Batch, cuts, _v):
+    return _columns(*(t.rel_in_top(k) / k for k in cuts))
 
 
-def _iprec(t: Topic, levels, version):
-    prec = t.precision_at_relevant
-    best_from = np.maximum.accumulate(prec[::-1])[::-1] if len(prec) else prec  # max at or after
-    values = []
-    for level in levels:
-        needed = version.recall_cutoff(level, t.num_rel)
-        if not needed:  # the best precision at any rank: 0/0 where nothing is ranked, as in trec_eval
-            values.append(float(best_from[0]) if len(prec) else 0.0 if t.num_ret else math.nan)
-        else:
-            values.append(float(best_from[needed - 1]) if needed <= len(prec) else 0.0)
-    return values
+def _relstring(t: Batch, _p, _v):
+    def text(row):
+        return "'" + "".join("-" if grade != grade else "." if grade < 0 else str(int(grade))
+                             for grade in row) + "'"
+    return [[text(row[:n])] for row, n in zip(t.grades[:, :10].tolist(), t.num_ret.tolist())]
 
 
-def _precision(t: Topic, cuts, _v):
-    return [t.rel_in_top(k) / k for k in cuts]
+def _recall(t: Batch, cuts, _v):
+    return _columns(*(_div(t.rel_in_top(k), t.num_rel) for k in cuts))
 
 
-def _relstring(t: Topic, _p, _v):
-    chars = []
-    for grade in t.grades[:10]:
-        chars.append("-" if np.isnan(grade) else "." if grade < 0 else str(int(grade)))
-    return ["'" + "".join(chars) + "'"]
-
-
-def _recall(t: Topic, cuts, _v):
-    return [_div(t.rel_in_top(k), t.num_rel) for k in cuts]
-
-
-def _infap(t: Topic, _p, _v):
+def _infap(t: Batch, _p, _v):
     # Yilmaz and Aslam's inferred AP: documents graded -1 are pooled but not judged.
     pooled = ~np.isnan(t.grades)
     sampled = t.judged
-    rel_above = np.cumsum(t.relevant) - t.relevant
-    sampled_above = np.cumsum(sampled) - sampled
-    pooled_above = np.cumsum(pooled) - pooled
-    ranks = np.arange(1, t.num_ret + 1)
+    rel_above = t.cum_rel - t.relevant
+    sampled_above = t.cum_judged - sampled
+    pooled_above = np.cumsum(pooled, axis=1, dtype=np.int32) - pooled
+    ranks = t.ranks
     nonrel_above = sampled_above - rel_above
     expected = np.where(
         ranks == 1, 1.0,
         1.0 / ranks + (ranks - 1) / ranks * (pooled_above / np.maximum(ranks - 1, 1))
         * ((rel_above + INFAP_EPSILON) / (rel_above + nonrel_above + 2 * INFAP_EPSILON)))
-    return [_div(_sequential_sum(expected[t.relevant]), t.num_rel)]
+    return _columns(_div(row_sums(np.where(t.relevant, expected, 0.0)), t.num_rel))
 
 
-def _rprec_mult(t: Topic, mults, version):
+def _rprec_mult(t: Batch, mults, version):
     values = []
     for mult in mults:
-        cut = tenth_ceiling(mult * t.num_rel)  # the same in 9.0 and 10.0
+        cut = tenth_ceilings(mult * t.num_rel)  # the same in 9.0 and 10.0
         values.append(_div(t.rel_in_top(cut), cut))
-    return values
+    return _columns(*values)
 
 
-def _utility(t: Topic, _p, _v):
-    return [float(t.num_rel_ret - (t.num_ret - t.num_rel_ret))]
+def _utility(t: Batch, _p, _v):
+    return _columns(t.num_rel_ret - (t.num_ret - t.num_rel_ret))
 
 
-def _11pt(t: Topic, _p, version):
-    return [_sequential_sum(np.array(_iprec(t, ELEVEN_POINTS, version))) / 11]
+def _11pt(t: Batch, _p, version):
+    return _columns(row_sums(_iprec(t, ELEVEN_POINTS, version)) / 11)
 
 
-def _gains(t: Topic) -> np.ndarray:
-    return np.where(t.judged, np.maximum(np.nan_to_num(t.grades), 0.0), 0.0)
+def _gains(t: Batch) -> np.ndarray:
+    return t.once("gains", lambda: np.where(t.judged, t.grades, 0.0))  # (a judged grade is 0 or more: its gain)
 
 
-def _ideal_gains(t: Topic) -> np.ndarray:
-    return np.sort(np.maximum(t.qrels_grades, 0.0))[::-1]
+def _ranking_dcg(t: Batch) -> np.ndarray:
+    return t.once("dcg", lambda: _dcg(_gains(t)))
+
+
+def _ideal_dcg(t: Batch) -> np.ndarray:
+    return t.once("ideal_dcg", lambda: _dcg(t.ideal))
+
+
+def _discounts(width: int) -> np.ndarray:
+    return np.log2(np.arange(2, width + 2))
 
 
 def _dcg(gains: np.ndarray) -> np.ndarray:
-    """Cumulated discounted gain at each rank (gain / log2(rank + 1))."""
-    return np.cumsum(gains / np.log2(np.arange(2, len(gains) + 2)))
+    """Cumulated discounted gain at each rank (gain / log2(rank + 1)), row by row."""
+    return np.cumsum(gains / _discounts(gains.shape[1]), axis=1)
 
 
-def _at(values: np.ndarray, k: int) -> float:
-    return float(values[min(k, len(values)) - 1]) if len(values) and k > 0 else 0.0
+def _ndcg(t: Batch, _p, _v):
+    return _columns(_div(at(_ranking_dcg(t), t.num_ret), at(_ideal_dcg(t), t.ideal.shape[1])))
 
 
-def _ndcg(t: Topic, _p, _v):
-    ideal = _dcg(_ideal_gains(t))
-    return [_div(_at(_dcg(_gains(t)), t.num_ret), _at(ideal, len(ideal)))]
+def _ndcg_cut(t: Batch, cuts, _v):
+    dcg, ideal = _ranking_dcg(t), _ideal_dcg(t)
+    return _columns(*(_div(at(dcg, k), at(ideal, k)) for k in cuts))
 
 
-def _ndcg_cut(t: Topic, cuts, _v):
-    dcg, ideal = _dcg(_gains(t)), _dcg(_ideal_gains(t))
-    return [_div(_at(dcg, k), _at(ideal, k)) for k in cuts]
-
-
-def _positive_ideal(t: Topic) -> np.ndarray:
-    """The ideal ranking's positive gains, best first (a grade is its gain)."""
-    ideal = _ideal_gains(t)
-    return ideal[ideal > 0]
-
-
-def _rndcg(t: Topic, _p, _v):
+def _rndcg(t: Batch, _p, _v):
     # nDCG averaged at the R levels: each rank where the ideal gain steps down (to the next grade, or
     # to 0 after the last positive one), the ranking's DCG there (frozen at its end when shorter) over
     # the ideal's; plus, when the ranking runs more than one past the last positive ideal document, its
     # whole DCG over the whole ideal DCG (trec_eval adds that only then).
-    if not t.num_rel:
-        return [0.0]
-    ideal = _positive_ideal(t)
-    dcg, ideal_dcg = _dcg(_gains(t)), _dcg(ideal)
-    steps = np.flatnonzero(np.diff(np.append(ideal, 0.0))) + 1  # ranks after which the ideal gain changes
-    terms = [_at(dcg, min(int(k), t.num_ret)) / ideal_dcg[k - 1] for k in steps]
-    if t.num_ret > len(ideal) + 1:
-        terms.append(_at(dcg, t.num_ret) / ideal_dcg[-1])
-    return [_sequential_sum(np.array(terms)) / len(terms)]
+    dcg, ideal_dcg = _ranking_dcg(t), _ideal_dcg(t)
+    positive = np.count_nonzero(t.ideal > 0, axis=1)
+    steps = (t.ideal > 0) & (t.ideal != np.pad(t.ideal[:, 1:], ((0, 0), (0, 1))))  # after rank j + 1
+    frozen = at_each(dcg, np.minimum(np.arange(1, t.ideal.shape[1] + 1), t.num_ret[:, None]))
+    terms = np.divide(frozen, ideal_dcg, out=np.zeros(frozen.shape), where=steps)
+    whole = at(dcg, t.num_ret) / np.where(positive > 0, at(ideal_dcg, positive), 1.0)
+    extra = t.num_ret > positive + 1
+    total = row_sums(terms) + np.where(extra, whole, 0.0)  # (the last term added last)
+    count = steps.sum(axis=1) + extra
+    return _columns(np.where(t.num_rel > 0, _div(total, count), 0.0))
 
 
-def _ndcg_rel(t: Topic, _p, _v):
+def at_each(matrix: np.ndarray, ks: np.ndarray) -> np.ndarray:
+    """matrix[row, k - 1] for each k of each row of ``ks`` (0 where k <= 0)."""
+    if not matrix.shape[1]:
+        return np.zeros(ks.shape)
+    values = np.take_along_axis(matrix, np.clip(ks, 1, matrix.shape[1]) - 1, axis=1)
+    return np.where(ks > 0, values, 0.0)
+
+
+def _ndcg_rel(t: Batch, _p, _v):
     # nDCG averaged over the documents of positive gain: at the rank of each one retrieved (the ideal
     # DCG taken no further than its positive documents), and, for each one not retrieved, the
     # ranking's whole DCG over the whole ideal DCG.
-    ideal = _positive_ideal(t)
-    if not len(ideal):
-        return [0.0]
+    positive = np.count_nonzero(t.ideal > 0, axis=1)
     gains = _gains(t)
-    dcg, ideal_dcg = _dcg(gains), _dcg(ideal)
-    ranks = np.flatnonzero(gains > 0)
-    terms = dcg[ranks] / ideal_dcg[np.minimum(ranks, len(ideal) - 1)]
-    total = _sequential_sum(terms) + (len(ideal) - len(ranks)) * _at(dcg, t.num_ret) / ideal_dcg[-1]
-    return [total / len(ideal) if total > 0 else 0.0]
+    dcg, ideal_dcg = _ranking_dcg(t), _ideal_dcg(t)
+    scored = gains > 0
+    ideal_at = at_each(ideal_dcg, np.minimum(t.ranks, positive[:, None]))
+    terms = np.divide(dcg, ideal_at, out=np.zeros(dcg.shape), where=scored)
+    last = np.where(positive > 0, at(ideal_dcg, positive), 1.0)
+    total = row_sums(terms) + (positive - scored.sum(axis=1)) * at(dcg, t.num_ret) / last
+    return _columns(np.where((positive > 0) & (total > 0), total / np.maximum(positive, 1), 0.0))
 
 
-def _g(t: Topic, binary: bool):
+def _g(t: Batch, binary: bool):
     if binary:
-        gains = t.relevant.astype(float)
-        nonrel_above = np.cumsum(~t.relevant) - ~t.relevant
-        return [_div(_sequential_sum(gains / np.log2(2 + nonrel_above)), t.num_rel)]
+        nonrel_above = t.ranks - t.cum_rel - ~t.relevant  # (non-relevant ranks above)
+        discounts = np.log2(2 + nonrel_above, where=t.relevant, out=np.ones(nonrel_above.shape))
+        return _columns(_div(row_sums(np.divide(1.0, discounts, where=t.relevant, out=np.zeros(discounts.shape))),
+                             t.num_rel))
     # G: a document's gain over log2(2 + the ideal's cost so far - the gain so far), the ideal's cost a
     # rank being its gain, at least 1; normalised by the ideal's total gain.
-    gains, ideal = _gains(t), _positive_ideal(t)
-    padded = np.zeros(t.num_ret)
-    padded[:min(len(ideal), t.num_ret)] = ideal[:t.num_ret]
-    cost = np.cumsum(np.maximum(padded, 1.0))
-    found = np.cumsum(gains)
+    gains = _gains(t)
+    padded = np.zeros(gains.shape)
+    width = min(t.ideal.shape[1], t.width)
+    padded[:, :width] = t.ideal[:, :width]
+    cost = np.cumsum(np.maximum(padded, 1.0), axis=1)
+    found = np.cumsum(gains, axis=1)
     scored = gains != 0
-    value = _sequential_sum(gains[scored] / np.log2(2 + cost[scored] - found[scored]))
-    return [_div(value, _sequential_sum(ideal))]
+    terms = np.divide(gains, np.log2(2 + cost - found, where=scored, out=np.ones(gains.shape)),
+                      where=scored, out=np.zeros(gains.shape))
+    return _columns(_div(row_sums(terms), row_sums(t.ideal)))
 
 
-def _relative_p(t: Topic, cuts, _v):
-    return [_div(t.rel_in_top(k), min(k, t.num_rel)) for k in cuts]
+def _relative_p(t: Batch, cuts, _v):
+    return _columns(*(_div(t.rel_in_top(k), np.minimum(k, t.num_rel)) for k in cuts))
 
 
-def _success(t: Topic, cuts, _v):
-    return [1.0 if t.rel_in_top(k) else 0.0 for k in cuts]
+def _success(t: Batch, cuts, _v):
+    return _columns(*(np.where(t.rel_in_top(k) > 0, 1.0, 0.0) for k in cuts))
 
 
 def _set_p(t, _p, _v):
-    return [_div(t.num_rel_ret, t.num_ret)]
+    return _columns(_div(t.num_rel_ret, t.num_ret))
 
 
 def _set_relative_p(t, _p, _v):
-    return [_div(t.num_rel_ret, min(t.num_ret, t.num_rel))]
+    return _columns(_div(t.num_rel_ret, np.minimum(t.num_ret, t.num_rel)))
 
 
 def _set_recall(t, _p, _v):
-    return [_div(t.num_rel_ret, t.num_rel)]
+    return _columns(_div(t.num_rel_ret, t.num_rel))
 
 
 def _set_map(t, _p, _v):
-    return [_div(t.num_rel_ret * t.num_rel_ret, t.num_ret * t.num_rel)]
+    return _columns(_div(t.num_rel_ret * t.num_rel_ret, t.num_ret * t.num_rel))
 
 
 def _set_f(t, _p, _v):
-    precision, recall = _set_p(t, _p, _v)[0], _set_recall(t, _p, _v)[0]
-    return [_div(2 * precision * recall, precision + recall)]
+    precision, recall = _set_p(t, _p, _v)[:, 0], _set_recall(t, _p, _v)[:, 0]
+    return _columns(_div(2 * precision * recall, precision + recall))
 
 
 def _persistence_powers(n: int) -> np.ndarray:
@@ -250,37 +268,35 @@ def _rbp(t, _p, _v):
     # Gains are grades scaled by the topic's highest grade when that is above 1 (trec_eval normalises
     # gains to [0, 1] from the levels of its judgments).
     gains = _gains(t)
-    top = float(t.qrels_grades.max(initial=0.0))
-    if top > 1:
-        gains = gains / top
-    scored = gains != 0
-    return [(1.0 - RBP_PERSISTENCE) * _sequential_sum(gains[scored] * _persistence_powers(t.num_ret)[:-1][scored])]
+    gains = np.where(t.top_grade[:, None] > 1, gains / np.maximum(t.top_grade, 1)[:, None], gains)
+    weighted = np.where(gains != 0, gains * _persistence_powers(t.width)[:-1], 0.0)
+    return _columns((1.0 - RBP_PERSISTENCE) * row_sums(weighted))
 
 
 def _rbp_resid(t, _p, _v):
     # The residual alone: the weight of the unjudged ranks plus of the ranks past the end; 0 when every
     # retrieved document is judged (trec_eval sets it only when it met an unjudged one).
-    powers = _persistence_powers(t.num_ret)
-    unjudged = ~t.judged
-    if not unjudged.any():
-        return [0.0]
-    return [powers[-1] + (1 - RBP_PERSISTENCE) * _sequential_sum(powers[:-1][unjudged])]
+    powers = _persistence_powers(t.width)
+    unjudged = ~t.judged & t.valid
+    value = powers[t.num_ret] + (1 - RBP_PERSISTENCE) * row_sums(np.where(unjudged, powers[:-1], 0.0))
+    return _columns(np.where(unjudged.any(axis=1), value, 0.0))
 
 
 def _unjudged(t, cuts, _v):
-    return [float((~t.judged[:k]).sum()) / k for k in cuts]
+    unjudged = np.minimum(t.ranks, t.num_ret[:, None]) - t.cum_judged  # (none judged past the end)
+    return _columns(*(at(unjudged, k) / k for k in cuts))
 
 
 def _count(attribute: str):
-    return lambda t, _p, _v: [getattr(t, attribute)]
+    return lambda t, _p, _v: getattr(t, attribute)[:, None]
 
 
 def _nonrel_judged_ret(t, _p, _v):
-    return [int((t.judged & ~t.relevant).sum())]
+    return np.count_nonzero(t.judged & ~t.relevant, axis=1)[:, None]
 
 
-def _nothing(_t, _p, _v):  # runid and num_q are the writer's
-    return []
+def _nothing(t, _p, _v):  # runid and num_q are the writer's
+    return np.zeros((len(t.num_ret), 0))
 
 
 ELEVEN_POINTS = tuple(round(0.1 * i, 1) for i in range(11))

@@ -11,7 +11,7 @@ unless -c).
 """
 from __future__ import annotations
 
-import math
+import numpy as np
 from dataclasses import dataclass
 
 
@@ -24,16 +24,16 @@ class Version:
     stdin_results: bool            # '-' reads the results from standard input
     missing_topic_stops: bool      # a qrels topic with no results stops with exit 4 (unless -c)
 
-    def recall_cutoff(self, level: float, num_rel: int) -> int:
-        """The relevant documents a recall level of iprec_at_recall stands for."""
+    def recall_cutoffs(self, level: float, num_rel: np.ndarray) -> np.ndarray:
+        """The relevant documents a recall level of iprec_at_recall stands for, topic by topic."""
         value = level * num_rel
-        return int(math.floor(value + 0.5)) if self.rounds_fraction_cutoffs else tenth_ceiling(value)
+        return np.floor(value + 0.5).astype(np.int64) if self.rounds_fraction_cutoffs else tenth_ceilings(value)
 
 
-def tenth_ceiling(value: float) -> int:
+def tenth_ceilings(values: np.ndarray) -> np.ndarray:
     """9.0's whole number for a fraction of a count (the reference outputs' rule): the ceiling, except
     that a part of at most a tenth above a whole number (0.3 * 67 = 20.099999999999998) is dropped."""
-    return int(value + 0.9)
+    return np.floor(values + 0.9).astype(np.int64)  # (C's truncation: the values are not negative)
 
 
 TREC_EVAL_9 = Version("9.0.7", False, (), False, False, False)
