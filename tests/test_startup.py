@@ -106,3 +106,20 @@ def test_lazy_names_are_the_type_checking_imports():
     imported = {alias.name: node.module for node in block.body for alias in node.names}
     assert imported == divaleval._PUBLIC
     assert set(imported) | {"__version__"} == set(divaleval.__all__)
+
+
+@pytest.mark.parametrize("command", [[], ["ndeval"], ["gdeval"], ["trec_eval"]])
+def test_commands_without_linear_algebra_start_numpy_with_one_blas_thread(command, monkeypatch):
+    """Evaluating and the drop-ins set OPENBLAS_NUM_THREADS=1 before numpy loads, unless the user set it."""
+    script = ("import os, sys\nfrom divaleval.cli import main\nsys.argv = ['divaleval'] + sys.argv[1:]\n"
+              "try:\n    main()\nexcept SystemExit:\n    pass\n"
+              "print(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules, file=sys.stderr)\n")
+    qrels, run = "tests/data/gdeval/qrels.txt", "tests/data/gdeval/run.txt"
+    args = [*command, qrels, run] if command != ["ndeval"] else ["ndeval", qrels, run]
+    for given, expected in ((None, "1"), ("2", "2")):
+        if given is None:
+            monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+        else:
+            monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+        done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=False)
+        assert done.stderr.splitlines()[-1] == f"{expected} True"

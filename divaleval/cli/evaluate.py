@@ -14,7 +14,7 @@ import click
 from .. import __version__
 from ..errors import DivalevalError, UsageError
 from .choices import FORMATS, MODE_SUMMARIES, ORDERS
-from .group import CONTEXT, DEFAULT_COMMAND, DocumentedCommand, PlainContext, main_group
+from .group import CONTEXT, DEFAULT_COMMAND, DocumentedCommand, PlainContext, main_group, without_blas_threads
 from .progress import Progress, count_runs
 from .scaleout import cluster_options, placement
 from .types import PlainFloat, PlainInt
@@ -138,6 +138,7 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
     levels L0, L1, ...); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
     """
+    without_blas_threads()  # (before numpy loads; evaluating multiplies no matrices)
     from ..api import (
         check_stdin_once, load_aspects, load_preferences, load_qrels, make_settings, resolve_measures, risk_runs,
         score_runs,

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from .group import main_group
+from .group import main_group, without_blas_threads
 
 
 @main_group.command(
@@ -20,6 +20,7 @@ from .group import main_group
 @click.pass_context
 def gdeval_command(ctx: click.Context) -> None:
     """divaleval gdeval [options] qrels run: gdeval.pl 1.3's command line, byte for byte (-help: its options)."""
+    without_blas_threads()
     from ..compat import gdeval
 
     status = gdeval.main(["-help"] if ctx.args == ["--help"] else list(ctx.args))

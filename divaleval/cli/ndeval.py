@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .group import main_group
+from .group import main_group, without_blas_threads
 
 
 def _ndeval_help(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -28,6 +28,7 @@ def _ndeval_help(ctx: click.Context, _param: click.Parameter, value: bool) -> No
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def ndeval_command(args) -> None:
     """divaleval ndeval [options] qrels run: ndeval 4.5's command line, byte for byte."""
+    without_blas_threads()
     from ..compat import ndeval
 
     status = ndeval.main(list(args))

@@ -2,12 +2,11 @@
 ``--trec-eval-version 9``), byte for byte (see compat/trec_eval/)."""
 from __future__ import annotations
 
-import os
 import sys
 
 import click
 
-from .group import main_group
+from .group import main_group, without_blas_threads
 
 
 @main_group.command(
@@ -20,9 +19,7 @@ from .group import main_group
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def trec_eval_command(args) -> None:
     """divaleval trec_eval [options] QRELS RUN...: trec_eval's command line, byte for byte."""
-    # Before numpy loads: the drop-in does no linear algebra, and OpenBLAS's threads would only start and
-    # wait (about 0.05 s of processor time a call, in a command that takes a few tenths). A value set is kept.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    without_blas_threads()
     from ..compat import trec_eval
 
     status = trec_eval.main(list(args))
