@@ -29,7 +29,6 @@ refuses both at once; the API and every command go through it.
 """
 from __future__ import annotations
 
-import logging
 import os
 import re
 import stat
@@ -154,6 +153,8 @@ class Cluster:
                  connect_seconds: float = CONNECT_SECONDS, log_level: int | None = None) -> None:
         if batch_runs < 1:
             raise UsageError("batch_runs must be >= 1")
+        import logging  # (here: only a cluster sets the levels of loggers)
+
         dask, distributed = import_distributed()
         if log_level is not None:
             for name in [name for name in logging.root.manager.loggerDict if name.split(".")[0] == "distributed"]:

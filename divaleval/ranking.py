@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
+# pyarrow.compute is imported where it is called (35 ms of start-up: see divaleval/arrays.py).
 
-from .arrays import arrow_of, first_tie, group_positions, numpy_of
+from .arrays import arrow_of, first_tie, group_positions, numpy_of, sorted_distinct
 from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
@@ -82,7 +82,7 @@ def match_run(run: RunTable, qrels: JudgedDocuments, judgments: bool = True) -> 
     topic = label_topic[run.topic.codes]
     row, repeated = matched_keys(qrels.judged_table if judgments else None, run.docno, topic)
     return MatchedRun(run, topic, unknown_ids, row.astype(np.int32, copy=False),
-                      np.unique(topic[repeated]).astype(np.int32), unknown_lines)
+                      sorted_distinct(topic[repeated]).astype(np.int32), unknown_lines)
 
 
 def rank_run(run: RunTable, qrels: JudgedDocuments, **options) -> RankedRun:
@@ -228,6 +228,8 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     involved[:-1] |= tied
     involved[1:] |= tied
     lines = ranked[involved]
+    import pyarrow.compute as pc  # (for ties only: see the note on imports)
+
     docno_rank = np.zeros(len(topic), dtype=np.int64)
     docno_rank[lines] = numpy_of(pc.rank(run.docno.take(arrow_of(lines)), sort_keys="ascending", tiebreaker="dense"))
     return np.lexsort((-docno_rank, -run.score, topic)).astype(index)
@@ -246,6 +248,8 @@ def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, repe
         where = np.flatnonzero(ranked_topic == t)
         if len(where) < 2:
             continue
+        import pyarrow.compute as pc  # (for a repeat only: see the note on imports)
+
         docnos = run.docno.take(arrow_of(ranked[where]))
         if isinstance(docnos, pa.ChunkedArray):
             docnos = docnos.combine_chunks()

@@ -18,22 +18,22 @@ reads, are refused with a message saying what the file is and how to unpack it.
 """
 from __future__ import annotations
 
-import bz2
 import contextlib
-import gzip
 import io
-import lzma
 import mmap
 import os
-import shlex
 import stat
 import sys
-import tempfile
-import zlib
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    import tempfile
+
+# The decompressors, tempfile and shlex are imported where an input needs them (about 5 ms of start-up
+# a regular, uncompressed file does without).
 
 BOM = b"\xef\xbb\xbf"  # a UTF-8 byte-order mark: skipped at the start of a file
 STDIN_NAME = "-"
@@ -220,6 +220,8 @@ def _spooled(name: str, stream: BinaryIO) -> InputFile:
             raise InputError(name, None, compression.refusal.format(file=_command_file(name)))
         open_stream, errors = decompressor
         head, read, what = b"", open_stream(_Prefixed(start, stream)).read, compression.name
+    import tempfile
+
     spool = tempfile.NamedTemporaryFile(prefix="divaleval-", suffix=".input")
     try:
         spool.write(head)
@@ -247,6 +249,8 @@ def _read_block(name: str, read: Callable[[int], bytes], errors: tuple[type[Base
 
 def _command_file(name: str) -> str:
     """The input's name as a shell command would take it (``FILE`` for standard input)."""
+    import shlex
+
     return "FILE" if name == display_name(STDIN_NAME) else shlex.quote(name)
 
 
@@ -332,6 +336,25 @@ def _is_bzip2(start: bytes) -> bool:
             and start[4:10] in (b"1AY&SY", b"\x17rE8P\x90"))
 
 
+def _gzip() -> Decompressor:
+    import gzip
+    import zlib
+
+    return lambda stream: gzip.GzipFile(fileobj=stream, mode="rb"), (EOFError, zlib.error, OSError)
+
+
+def _bzip2() -> Decompressor:
+    import bz2
+
+    return bz2.BZ2File, (EOFError, OSError)
+
+
+def _xz() -> Decompressor:
+    import lzma
+
+    return lzma.LZMAFile, (EOFError, lzma.LZMAError)
+
+
 def _zstd() -> Decompressor | None:
     try:
         from compression import zstd  # Python 3.14
@@ -381,10 +404,9 @@ def _archive(name: str, extract: str, *magics: bytes) -> Compression:
 
 
 COMPRESSIONS = (
-    Compression("gzip", _starts(b"\x1f\x8b"),
-                lambda: (lambda stream: gzip.GzipFile(fileobj=stream, mode="rb"), (EOFError, zlib.error, OSError))),
-    Compression("bzip2", _is_bzip2, lambda: (bz2.BZ2File, (EOFError, OSError))),
-    Compression("xz", _starts(b"\xfd7zXZ\x00"), lambda: (lzma.LZMAFile, (EOFError, lzma.LZMAError))),
+    Compression("gzip", _starts(b"\x1f\x8b"), _gzip),
+    Compression("bzip2", _is_bzip2, _bzip2),
+    Compression("xz", _starts(b"\xfd7zXZ\x00"), _xz),
     Compression("zstd", _starts(b"\x28\xb5\x2f\xfd"), _zstd,
                 "zstd-compressed; decompress it first (zstd -d {file}) or install zstandard"),
     Compression("lz4", _starts(b"\x04\x22\x4d\x18"), lambda: _arrow_codec("lz4"),

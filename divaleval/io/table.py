@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
+# pyarrow.compute is imported where it is called (35 ms of start-up: see divaleval/arrays.py).
 
 from ..arrays import arrow_of, numpy_of, text_offsets, texts_of
 from ..errors import InputError
@@ -317,8 +317,12 @@ def _block_columns(block: bytes, first_line: int, kinds: list[str], names: list[
         texts = fields.column(kept, j)
         if kind in (INT, RANK, FLOAT):
             parts.append(_number_part(texts, kind, names[j]))
+        elif kind in _DICTIONARY_KINDS:
+            import pyarrow.compute as pc  # (see the note on imports)
+
+            parts.append(pc.dictionary_encode(texts))
         else:
-            parts.append(pc.dictionary_encode(texts) if kind in _DICTIONARY_KINDS else texts)
+            parts.append(texts)
     return _BlockColumns(first_line, fields.n_lines, kept, bool(long.any()), parts)
 
 
@@ -453,6 +457,8 @@ def _convert(column: pa.ChunkedArray, kind: str, name: str):
     if kind == STR:
         return np.array([text for chunk in column.chunks for text in texts_of(chunk)], dtype=object)
     if kind in (ID, DOCID, LEVEL):
+        import pyarrow.compute as pc  # (see the note on imports)
+
         encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
         encoded = encoded.unify_dictionaries()
         dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.binary())
@@ -544,6 +550,7 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
     clip: a value beyond 64 bits is clipped to the nearest int64 instead of
     refused, and the result is (values, row of the first such value or None).
     """
+    import pyarrow.compute as pc  # (see the note on imports)
     if _only_bytes(column, _integer_bytes):  # the usual case: no regex over every value
         try:
             values = numpy_of(pc.cast(column.cast(pa.string()), pa.int64()))
@@ -578,6 +585,7 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
 
 def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
     """ASCII reals (sign, digits, point, exponent, inf) as float64; NaN refused."""
+    import pyarrow.compute as pc  # (see the note on imports)
     if _only_bytes(column, _real_bytes):  # the usual case: Arrow's cast refuses every malformed one of these
         try:
             return numpy_of(pc.cast(column.cast(pa.string()), pa.float64()))

@@ -323,7 +323,7 @@ def test_j_1000_on_three_runs_starts_three_workers(monkeypatch):
             started.append(processes)
             return self.context.Pool(processes, *args, **kwargs)
 
-    monkeypatch.setattr(evaluator.multiprocessing, "get_context", Recorded)
+    monkeypatch.setattr(multiprocessing, "get_context", Recorded)  # (the evaluator imports it when it forks)
     many = divaleval.evaluate(str(QRELS), [str(run) for run in RUN_FILES], jobs=1000, warn=lambda m: None)
     one = divaleval.evaluate(str(QRELS), [str(run) for run in RUN_FILES], warn=lambda m: None)
     assert started == [3] and many.equals(one)

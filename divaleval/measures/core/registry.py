@@ -10,7 +10,6 @@ The table itself lives in :mod:`.table`, a leaf, so that :mod:`.definition`
 """
 from __future__ import annotations
 
-import difflib
 from typing import Callable
 
 import numpy as np
@@ -95,6 +94,8 @@ def resolve(name: str) -> tuple[MeasureDef, Alias | None]:
 
 def closest_names(name: str, count: int = 3) -> list[str]:
     """Names of families and aliases that look most like ``name``."""
+    import difflib  # (here: only a misspelt name needs it)
+
     names = [d.name for d in REGISTRY.values()] + [a.name for a in ALIASES]
     by_key = {}
     for known in names:
