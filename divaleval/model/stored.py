@@ -211,12 +211,12 @@ def _read_entry(path: Path) -> Qrels | None:
 
 def _read_checked(handle, view: memoryview) -> int | None:
     """Fill ``view`` from ``handle``; the CRC-32 of what lies past the header, or None where the file ends
-    first. A helper thread checks each block as soon as it is read (both let go of the GIL): the check
+    first (or the check failed). A helper thread checks each block as soon as it is read (both let go of the GIL): the check
     costs about as much as the read, and overlapped they take the time of one."""
     import queue
 
     done: queue.SimpleQueue = queue.SimpleQueue()  # the end of each block read; None once all is read
-    result = [0]
+    result: list[int | None] = [None]  # (stays None if the helper fails: then the entry is not taken)
 
     def check() -> None:
         start, crc = HEADER.size, 0
