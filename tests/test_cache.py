@@ -160,3 +160,104 @@ def test_turned_off(value, monkeypatch, tmp_path):
     monkeypatch.delenv("DIVALEVAL_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert stored.cache_directory() == tmp_path / "divaleval"
+
+
+def test_the_arrays_are_read_in_place_aligned_and_writable(tmp_path):
+    """Format 2: the arrays' bytes follow the pickle; read back they are views of the one block read (no copy),
+    each at a multiple of ALIGN (the compiled kernels read their words in place), and writable as built."""
+    import numpy as np
+
+    from divaleval.model import stored
+
+    qrels = stored.load_qrels(str(QRELS))  # (the cache is off: read and built)
+    qrels.judged_table
+    path = tmp_path / "entry.qrels"
+    stored._write_entry(path, qrels)
+    read = stored._read_entry(path)
+    assert read is not None
+    for name in ("levels", "row_key", "rel_count", "weights"):
+        original, copy = getattr(qrels, name), getattr(read, name)
+        assert copy.dtype == original.dtype and np.array_equal(copy, original), name
+        assert copy.ctypes.data % stored.ALIGN == 0 and copy.flags.writeable, name
+        assert not copy.flags.owndata, name  # a view of the block read, not a copy
+    assert read.docnos.equals(qrels.docnos) and read.topic_ids == qrels.topic_ids
+
+
+def _entry_bytes(tmp_path) -> tuple[Path, bytes]:
+    from divaleval.model import stored
+
+    qrels = stored.load_qrels(str(QRELS))
+    qrels.judged_table
+    path = tmp_path / "entry.qrels"
+    assert stored._write_entry(path, qrels) is not None
+    return path, path.read_bytes()
+
+
+@pytest.mark.parametrize("block", [None, 4096])
+def test_an_entry_cut_anywhere_is_ignored(tmp_path, monkeypatch, block):
+    """Cut in its header, its table of buffer lengths, its pickle or its buffers (small entries are checked in
+    one piece, large ones block by block as read, by a helper thread: small blocks take that path)."""
+    from divaleval.model import stored
+
+    if block is not None:
+        monkeypatch.setattr(stored, "READ_BLOCK", block)
+    path, data = _entry_bytes(tmp_path)
+    _, length, crc, pickled, count = stored.HEADER.unpack_from(data)
+    table_end = stored.HEADER.size + stored.LENGTH.size * count
+    cuts = [0, 7, stored.HEADER.size - 1, stored.HEADER.size, table_end - 3, table_end + pickled // 2,
+            table_end + pickled, len(data) // 2, len(data) - 4097, len(data) - 1]
+    for cut in cuts:
+        path.write_bytes(data[:cut])
+        assert stored._read_entry(path) is None, cut
+    path.write_bytes(data + b"\0" * 64)  # longer than its header says
+    assert stored._read_entry(path) is None
+    path.write_bytes(data)
+    assert stored._read_entry(path) is not None
+
+
+def test_an_entry_whose_layout_disagrees_with_its_checksum_is_ignored(tmp_path):
+    """A header claiming another pickle length or buffer count (the CRC-32 covers what follows the header): the
+    layout does not add up to the file's length, or the pickle is cut, so the entry is refused rather than
+    unpickled from the wrong bytes."""
+    import zlib
+
+    from divaleval.model import stored
+
+    path, data = _entry_bytes(tmp_path)
+    magic, length, crc, pickled, count = stored.HEADER.unpack_from(data)
+    for changed in [(pickled + stored.ALIGN, count), (pickled - 1, count), (pickled, count - 1), (pickled, count + 1)]:
+        header = stored.HEADER.pack(magic, length, crc, *changed)
+        path.write_bytes(header + data[stored.HEADER.size:])
+        assert stored._read_entry(path) is None, changed
+    # A buffer length changed and the checksum recomputed: the buffers no longer end where the file does.
+    body = bytearray(data[stored.HEADER.size:])
+    first = stored.LENGTH.unpack_from(body)[0]
+    stored.LENGTH.pack_into(body, 0, first + 1)
+    path.write_bytes(stored.HEADER.pack(magic, length, zlib.crc32(body), pickled, count) + bytes(body))
+    assert stored._read_entry(path) is None
+
+
+def test_an_entry_of_the_first_format_is_ignored(tmp_path):
+    """Format 1 (one in-band pickle after a header of magic, length and CRC-32) under an entry's name."""
+    import pickle
+    import struct
+    import zlib
+
+    from divaleval.model import stored
+
+    payload = pickle.dumps(stored.load_qrels(str(QRELS)), protocol=pickle.HIGHEST_PROTOCOL)
+    path = tmp_path / "entry.qrels"
+    path.write_bytes(struct.pack("<8sQI", b"DIVQRLS\x00", len(payload), zlib.crc32(payload)) + payload)
+    assert stored._read_entry(path) is None
+
+
+def test_a_small_entry_reads_back(tmp_path):
+    """An entry smaller than the blocks it is read in (checked in one piece, no helper thread)."""
+    from divaleval.model import Qrels, stored
+
+    qrels = Qrels.from_arrays(["1", "1", "2"], None, ["a", "b", "a"], [1, 0, 2])
+    path = tmp_path / "entry.qrels"
+    assert stored._write_entry(path, qrels) is not None
+    assert path.stat().st_size < 2 * stored.READ_BLOCK
+    read = stored._read_entry(path)
+    assert read is not None and read.topic_ids == qrels.topic_ids and (read.levels == qrels.levels).all()

@@ -17,7 +17,10 @@ derive is kept under keys that name them). Entries are never updated in place: a
 something new writes the whole entry again under a temporary name and renames it over the old one, so
 readers see an entry whole or not at all, whoever else writes at the same time. An entry is read only
 whole: its length and CRC-32 must match its header, else it is ignored (never a wrong number), as is
-one that cannot be unpickled. Only entries the current user owns are read, since unpickling runs code
+one that cannot be unpickled. The arrays' bytes lie after the pickle (protocol 5's out-of-band buffers,
+each aligned), so that the arrays read back are views of the memory the entry was read into, not copies
+(unpickling takes a millisecond whatever their size; the CRC is checked block by block as they are read,
+by a helper thread). Only entries the current user owns are read, since unpickling runs code
 (a cache shared between users is one they can all write, so it is not trusted). A directory that
 cannot be written (read-only, full) is only read; nothing about the cache ever stops an evaluation or
 changes a byte of its output.
@@ -45,9 +48,14 @@ from .qrels import Qrels, build_qrels
 
 ENVIRONMENT = "DIVALEVAL_CACHE"
 OFF = ("", "0", "off", "no", "false")
-FORMAT = 1
-MAGIC = b"DIVQRLS\x00"
-HEADER = struct.Struct("<8sQI")  # magic, payload length, CRC-32 of the payload
+FORMAT = 2
+MAGIC = b"DIVQRLS\x02"
+# magic, length of what follows the header, CRC-32 of it, pickle's length, number of out-of-band buffers; then
+# each buffer's length (8 bytes each), the pickle, and the buffers, each starting at a multiple of ALIGN.
+HEADER = struct.Struct("<8sQIQI")
+LENGTH = struct.Struct("<Q")
+READ_BLOCK = 2 * 1024 * 1024   # an entry is read (and checked) in blocks of this size
+ALIGN = 64                       # (numpy wants its items aligned; 64 suits any dtype and cache lines)
 HASH_BLOCK = 16 * 1024 * 1024    # the qrels are hashed in blocks of this size, by two threads
 
 
@@ -165,21 +173,79 @@ def _code_key() -> str:
 def _read_entry(path: Path) -> Qrels | None:
     """The qrels an entry holds, or None: no entry, not ours, or not whole (never a half-read object)."""
     try:
-        with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_uid != os.getuid():
+        with open(path, "rb", buffering=0) as handle:
+            status = os.fstat(handle.fileno())
+            if status.st_uid != os.getuid():
                 return None
-            data = handle.read()
+            # One read into memory that the arrays will be views of (never copied again), ALIGN-aligned as
+            # the file lays them out (the compiled kernels read their words in place).
+            import numpy
+
+            memory = numpy.empty(status.st_size + ALIGN, dtype=numpy.uint8)
+            skip = -memory.ctypes.data % ALIGN
+            view = memoryview(memory)[skip:skip + status.st_size]
+            checked = _read_checked(handle, view)
+            if checked is None or handle.read(1):
+                return None  # (changed as it was read: only by someone who does not rename over it)
     except (OSError, AttributeError):  # (no os.getuid on Windows: no cache there)
         return None
     try:
-        magic, length, crc = HEADER.unpack_from(data)
-        payload = memoryview(data)[HEADER.size:]
-        if magic != MAGIC or len(payload) != length or zlib.crc32(payload) != crc:
+        magic, length, crc, pickled, count = HEADER.unpack_from(view)
+        if magic != MAGIC or len(view) - HEADER.size != length or checked != crc or LENGTH.size * count > length:
+            return None  # (the header is not under the CRC: a damaged count must not set a long loop going)
+        at = HEADER.size + LENGTH.size * count
+        lengths = [LENGTH.unpack_from(view, HEADER.size + LENGTH.size * k)[0] for k in range(count)]
+        payload, at = view[at:at + pickled], at + pickled
+        buffers = []
+        for size in lengths:
+            at = _aligned(at)
+            buffers.append(view[at:at + size])
+            at += size
+        if at != len(view) or len(payload) != pickled:
             return None
-        qrels = pickle.loads(payload)
+        qrels = pickle.loads(payload, buffers=buffers)
     except Exception:  # a damaged entry is a missing one
         return None
     return qrels if isinstance(qrels, Qrels) else None
+
+
+def _read_checked(handle, view: memoryview) -> int | None:
+    """Fill ``view`` from ``handle``; the CRC-32 of what lies past the header, or None where the file ends
+    first (or the check failed). A helper thread checks each block as soon as it is read (both let go of the GIL): the check
+    costs about as much as the read, and overlapped they take the time of one."""
+    import queue
+
+    done: queue.SimpleQueue = queue.SimpleQueue()  # the end of each block read; None once all is read
+    result: list[int | None] = [None]  # (stays None if the helper fails: then the entry is not taken)
+
+    def check() -> None:
+        start, crc = HEADER.size, 0
+        while (end := done.get()) is not None:
+            if end > start:
+                crc = zlib.crc32(view[start:end], crc)
+                start = end
+        result[0] = crc
+
+    helper = threading.Thread(target=check) if len(view) > 2 * READ_BLOCK else None
+    if helper is not None:
+        helper.start()
+    at, complete = 0, True
+    try:
+        while at < len(view):
+            count = handle.readinto(view[at:at + READ_BLOCK])
+            if not count:
+                complete = False
+                break
+            at += count
+            if helper is not None:
+                done.put(at)
+    finally:
+        if helper is not None:
+            done.put(None)
+            helper.join()
+    if not complete:
+        return None
+    return result[0] if helper is not None else zlib.crc32(view[HEADER.size:])
 
 
 def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
@@ -188,9 +254,21 @@ def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
     try:
         snapshot = _snapshot(qrels)
         held = _derived(snapshot)
-        payload = pickle.dumps(snapshot, protocol=pickle.HIGHEST_PROTOCOL)
+        out_of_band: list[pickle.PickleBuffer] = []
+        payload = pickle.dumps(snapshot, protocol=5, buffer_callback=out_of_band.append)
+        buffers = [buffer.raw() for buffer in out_of_band]  # (contiguous: numpy and Arrow give only such)
     except Exception:  # something derived that does not pickle: not kept
         return None
+    parts = [b"".join(LENGTH.pack(buffer.nbytes) for buffer in buffers), payload]
+    at = HEADER.size + len(parts[0]) + len(payload)
+    for buffer in buffers:
+        parts.append(bytes(_aligned(at) - at))
+        parts.append(buffer)
+        at = _aligned(at) + buffer.nbytes
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    header = HEADER.pack(MAGIC, at - HEADER.size, crc, len(payload), len(buffers))
     import tempfile  # (only to write: 5 ms of imports a call otherwise)
 
     try:
@@ -198,8 +276,9 @@ def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:
-                out.write(HEADER.pack(MAGIC, len(payload), zlib.crc32(payload)))
-                out.write(payload)
+                out.write(header)
+                for part in parts:
+                    out.write(part)
             os.replace(temporary, path)
         except BaseException:
             os.unlink(temporary)
@@ -207,6 +286,11 @@ def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
     except OSError:
         return None
     return held
+
+
+def _aligned(offset: int) -> int:
+    """The first multiple of ALIGN from ``offset`` on: where an out-of-band buffer starts."""
+    return -(-offset // ALIGN) * ALIGN
 
 
 def _derived(qrels: Qrels) -> frozenset:
