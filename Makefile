@@ -17,25 +17,34 @@ $(STAMP): pyproject.toml setup.py $(wildcard divaleval/native/*.c divaleval/nati
 demo: $(STAMP)
 	$(BIN)/divaleval -f table -m $(DEMO_MEASURES) sample_data/qrels.txt sample_data/runs/
 
+# The package's bytecode, compiled once: the tests start hundreds of divaleval processes, and where
+# PYTHONDONTWRITEBYTECODE is set (as on our CI machines) each would otherwise compile every module again.
+BYTECODE := $(BIN)/python -m compileall -q divaleval
+
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BYTECODE)
+	$(BIN)/python -m pytest -n auto
 
 # Every recorded call of trec_eval's and gdeval.pl's references through the drop-ins (a minute; CI runs it).
 test-sweeps: $(STAMP)
+	$(BYTECODE)
 	$(BIN)/python -m pytest -m sweep
 
 # Scoring and resampling on real Dask clusters (a scheduler and workers started by the tests; 1-3 minutes).
 test-dask: $(STAMP)
+	$(BYTECODE)
 	$(BIN)/python -m pytest -m dask
 
 # The long profiles (not in `make test`): property-based cases by the ten thousand, a 10M-line run's memory.
 test-long: $(STAMP)
+	$(BYTECODE)
 	$(BIN)/python -m pytest -m long
 
 # The golden suites (values from reference tools, papers and hand computations: pytest -m golden) run again
 # with the compiled kernels turned off: the numpy and Arrow paths must give the same values (about a minute).
 GOLDEN := -m 'golden and not long and not dask'
 test-golden-numpy: $(STAMP)
+	$(BYTECODE)
 	DIVALEVAL_NATIVE=0 $(BIN)/python -m pytest $(GOLDEN)
 
 # An install where no C compiler is found (CC=/bin/false): divaleval must install without its compiled kernels
