@@ -14,8 +14,10 @@ pinned, each side gets exactly the cores it is given:
 The runs are the benchmark's, repeated to 200 (a run given twice is scored twice), each side timed on a
 quarter of them and on all of them: the difference is the steady rate, past the fixed costs (start-up, the
 qrels, the evaluator sent to each worker). It reports runs/s both ways, their ratio (target: at least
-1.7x at the steady rate; the ratio with the starts is printed beside it), the client's CPU time a run past its start (checking, finishing and printing each run's scores: the
-bound of any cluster, whatever its size), and what that predicts for N machines: about N times one pinned
+1.7x at the steady rate; the ratio with the starts is printed beside it), the client's CPU time a run past its
+start (checking, finishing and printing each run's scores: the bound of any cluster, whatever its size), the
+scheduler's, how many of the two cores the client and the scheduler took from the workers (on two cores
+they have none of their own, which bounds the ratio this machine can show), and what that predicts for N machines: about N times one pinned
 core's steady runs/s until the client's bound, 1 / (its CPU a run). The outputs must be identical byte for
 byte.
 """
@@ -79,6 +81,28 @@ def stop(processes: list[subprocess.Popen]) -> None:
             process.kill()
 
 
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds (user + system) used so far by a process and its living descendants, from /proc (a Dask
+    worker runs under a nanny process: the worker is its child)."""
+    parents, cpu = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        parents[int(entry)] = int(fields[1])
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += cpu.get(pid, 0.0)
+        todo.extend(child for child, parent in parents.items() if parent == pid)
+    return total
+
+
 def bench_pinned(qrels: Path, runs: list[Path], results: Path,
                  measure_client: Callable[[list, Path], tuple]) -> list[tuple[str, bool]]:
     """Print the section; return its targets (text, met). ``measure_client`` is bench.py's timer of a client:
@@ -94,8 +118,12 @@ def bench_pinned(qrels: Path, runs: list[Path], results: Path,
     one = [measure_client([*one_process, qrels, *chosen[:size]], results / f"pinned.one.{size}.out") for size in sizes]
     scheduler_file, processes = start_cluster(results, cores)
     try:
-        cluster = [measure_client([divaleval, "-q", "--scheduler", scheduler_file, qrels, *chosen[:size]],
-                                  results / f"pinned.cluster.{size}.out") for size in sizes]
+        cluster, scheduler_cpu = [], []
+        for size in sizes:
+            before = tree_cpu_seconds(processes[0].pid)
+            cluster.append(measure_client([divaleval, "-q", "--scheduler", scheduler_file, qrels, *chosen[:size]],
+                                          results / f"pinned.cluster.{size}.out"))
+            scheduler_cpu.append(tree_cpu_seconds(processes[0].pid) - before)
     finally:
         stop(processes)
     extra = sizes[1] - sizes[0]
@@ -114,6 +142,12 @@ def bench_pinned(qrels: Path, runs: list[Path], results: Path,
           f"{cluster_steady:.2f} runs/s: {steady_ratio:.2f}x")
     print(f"  the client's CPU time a run past its start: {1000 * client_per_run:.1f} ms: a cluster of any size gives "
           f"at most about {bound:.0f} runs/s")
+    # The scheduler and the client have no core of their own on two cores: what they use is taken from the
+    # workers' cores, which bounds the ratio this machine can show.
+    helpers_cores = (cluster[1][3] + scheduler_cpu[1]) / cluster[1][0]
+    print(f"  the scheduler's CPU time a run: {1000 * scheduler_cpu[1] / sizes[1]:.1f} ms; over the {sizes[1]} runs "
+          f"the client and the scheduler kept {helpers_cores:.2f} of the 2 cores busy, so the workers had at most "
+          f"{2 - helpers_cores:.2f} cores: about {2 - helpers_cores:.2f}x is what this machine can show")
     print(f"  predicted for N single-core workers: about min(N x {one_steady:.1f}, {bound:.0f}) runs/s "
           f"(N = 8: {min(8 * one_steady, bound):.0f}, N = 32: {min(32 * one_steady, bound):.0f})")
     same = all((results / f"pinned.one.{size}.out").read_bytes() == (results / f"pinned.cluster.{size}.out").read_bytes()
