@@ -193,14 +193,10 @@ def _entry_bytes(tmp_path) -> tuple[Path, bytes]:
     return path, path.read_bytes()
 
 
-@pytest.mark.parametrize("block", [None, 4096])
-def test_an_entry_cut_anywhere_is_ignored(tmp_path, monkeypatch, block):
-    """Cut in its header, its table of buffer lengths, its pickle or its buffers (small entries are checked in
-    one piece, large ones block by block as read, by a helper thread: small blocks take that path)."""
+def test_an_entry_cut_anywhere_is_ignored(tmp_path):
+    """Cut in its header, its table of buffer lengths, its pickle or its buffers."""
     from divaleval.model import stored
 
-    if block is not None:
-        monkeypatch.setattr(stored, "READ_BLOCK", block)
     path, data = _entry_bytes(tmp_path)
     _, length, crc, pickled, count = stored.HEADER.unpack_from(data)
     table_end = stored.HEADER.size + stored.LENGTH.size * count
@@ -252,12 +248,11 @@ def test_an_entry_of_the_first_format_is_ignored(tmp_path):
 
 
 def test_a_small_entry_reads_back(tmp_path):
-    """An entry smaller than the blocks it is read in (checked in one piece, no helper thread)."""
+    """An entry of a few judgments (its buffers smaller than the alignment)."""
     from divaleval.model import Qrels, stored
 
     qrels = Qrels.from_arrays(["1", "1", "2"], None, ["a", "b", "a"], [1, 0, 2])
     path = tmp_path / "entry.qrels"
     assert stored._write_entry(path, qrels) is not None
-    assert path.stat().st_size < 2 * stored.READ_BLOCK
     read = stored._read_entry(path)
     assert read is not None and read.topic_ids == qrels.topic_ids and (read.levels == qrels.levels).all()

@@ -19,8 +19,7 @@ readers see an entry whole or not at all, whoever else writes at the same time. 
 whole: its length and CRC-32 must match its header, else it is ignored (never a wrong number), as is
 one that cannot be unpickled. The arrays' bytes lie after the pickle (protocol 5's out-of-band buffers,
 each aligned), so that the arrays read back are views of the memory the entry was read into, not copies
-(unpickling takes a millisecond whatever their size; the CRC is checked block by block as they are read,
-by a helper thread). Only entries the current user owns are read, since unpickling runs code
+(unpickling takes a millisecond whatever their size). Only entries the current user owns are read, since unpickling runs code
 (a cache shared between users is one they can all write, so it is not trusted). A directory that
 cannot be written (read-only, full) is only read; nothing about the cache ever stops an evaluation or
 changes a byte of its output.
@@ -54,7 +53,6 @@ MAGIC = b"DIVQRLS\x02"
 # each buffer's length (8 bytes each), the pickle, and the buffers, each starting at a multiple of ALIGN.
 HEADER = struct.Struct("<8sQIQI")
 LENGTH = struct.Struct("<Q")
-READ_BLOCK = 2 * 1024 * 1024   # an entry is read (and checked) in blocks of this size
 ALIGN = 64                       # (numpy wants its items aligned; 64 suits any dtype and cache lines)
 HASH_BLOCK = 16 * 1024 * 1024    # the qrels are hashed in blocks of this size, by two threads
 
@@ -184,14 +182,13 @@ def _read_entry(path: Path) -> Qrels | None:
             memory = numpy.empty(status.st_size + ALIGN, dtype=numpy.uint8)
             skip = -memory.ctypes.data % ALIGN
             view = memoryview(memory)[skip:skip + status.st_size]
-            checked = _read_checked(handle, view)
-            if checked is None or handle.read(1):
+            if not _read_whole(handle, view) or handle.read(1):
                 return None  # (changed as it was read: only by someone who does not rename over it)
     except (OSError, AttributeError):  # (no os.getuid on Windows: no cache there)
         return None
     try:
         magic, length, crc, pickled, count = HEADER.unpack_from(view)
-        if magic != MAGIC or len(view) - HEADER.size != length or checked != crc or LENGTH.size * count > length:
+        if magic != MAGIC or len(view) - HEADER.size != length or zlib.crc32(view[HEADER.size:]) != crc or LENGTH.size * count > length:
             return None  # (the header is not under the CRC: a damaged count must not set a long loop going)
         at = HEADER.size + LENGTH.size * count
         lengths = [LENGTH.unpack_from(view, HEADER.size + LENGTH.size * k)[0] for k in range(count)]
@@ -209,43 +206,15 @@ def _read_entry(path: Path) -> Qrels | None:
     return qrels if isinstance(qrels, Qrels) else None
 
 
-def _read_checked(handle, view: memoryview) -> int | None:
-    """Fill ``view`` from ``handle``; the CRC-32 of what lies past the header, or None where the file ends
-    first (or the check failed). A helper thread checks each block as soon as it is read (both let go of the GIL): the check
-    costs about as much as the read, and overlapped they take the time of one."""
-    import queue
-
-    done: queue.SimpleQueue = queue.SimpleQueue()  # the end of each block read; None once all is read
-    result: list[int | None] = [None]  # (stays None if the helper fails: then the entry is not taken)
-
-    def check() -> None:
-        start, crc = HEADER.size, 0
-        while (end := done.get()) is not None:
-            if end > start:
-                crc = zlib.crc32(view[start:end], crc)
-                start = end
-        result[0] = crc
-
-    helper = threading.Thread(target=check) if len(view) > 2 * READ_BLOCK else None
-    if helper is not None:
-        helper.start()
-    at, complete = 0, True
-    try:
-        while at < len(view):
-            count = handle.readinto(view[at:at + READ_BLOCK])
-            if not count:
-                complete = False
-                break
-            at += count
-            if helper is not None:
-                done.put(at)
-    finally:
-        if helper is not None:
-            done.put(None)
-            helper.join()
-    if not complete:
-        return None
-    return result[0] if helper is not None else zlib.crc32(view[HEADER.size:])
+def _read_whole(handle, view: memoryview) -> bool:
+    """Fill ``view`` from ``handle``; False where the file ends first."""
+    at = 0
+    while at < len(view):
+        count = handle.readinto(view[at:])
+        if not count:
+            return False
+        at += count
+    return True
 
 
 def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
