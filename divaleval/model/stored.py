@@ -19,9 +19,9 @@ readers see an entry whole or not at all, whoever else writes at the same time. 
 whole: its length and CRC-32 must match its header, else it is ignored (never a wrong number), as is
 one that cannot be unpickled. The arrays' bytes lie after the pickle (protocol 5's out-of-band buffers,
 each aligned), so that the arrays read back are views of the memory the entry was read into, not copies
-(unpickling takes a millisecond whatever their size). Only entries the current user owns are read, since unpickling runs code
-(a cache shared between users is one they can all write, so it is not trusted). A directory that
-cannot be written (read-only, full) is only read; nothing about the cache ever stops an evaluation or
+(unpickling takes a millisecond whatever their size). Only entries the current user owns are read,
+since unpickling runs code (a cache shared between users is one they can all write, so it is not
+trusted). A directory that cannot be written (read-only, full) is only read; nothing about the cache ever stops an evaluation or
 changes a byte of its output.
 
 Where: ``$DIVALEVAL_CACHE`` if set (``0``, ``off`` or empty: no cache), else
@@ -188,7 +188,8 @@ def _read_entry(path: Path) -> Qrels | None:
         return None
     try:
         magic, length, crc, pickled, count = HEADER.unpack_from(view)
-        if magic != MAGIC or len(view) - HEADER.size != length or zlib.crc32(view[HEADER.size:]) != crc or LENGTH.size * count > length:
+        if (magic != MAGIC or len(view) - HEADER.size != length or zlib.crc32(view[HEADER.size:]) != crc
+                or LENGTH.size * count > length):
             return None  # (the header is not under the CRC: a damaged count must not set a long loop going)
         at = HEADER.size + LENGTH.size * count
         lengths = [LENGTH.unpack_from(view, HEADER.size + LENGTH.size * k)[0] for k in range(count)]
