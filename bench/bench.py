@@ -59,6 +59,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from generate import add_size_options, size_arguments  # noqa: E402
 from pinned import bench_pinned  # noqa: E402
+from procfs import process_fields  # noqa: E402
 from provider import compare_providers  # noqa: E402
 from startup import bench_startup  # noqa: E402
 
@@ -72,15 +73,11 @@ IR_MEASURES_SET = [f"{m}@{k}" for m in ("ERR_IA", "nERR_IA", "alpha_DCG", "alpha
 def tree_rss(root: int) -> int:
     """Resident bytes of every process in ``root``'s session."""
     total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
+    for pid, fields in process_fields().items():
+        if int(fields[3]) != root:  # session id
             continue
         try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-            if int(fields[3]) != root:  # session id (fields after the name: state ppid pgrp session)
-                continue
-            with open(f"/proc/{entry}/statm") as handle:
+            with open(f"/proc/{pid}/statm") as handle:
                 total += int(handle.read().split()[1]) * PAGE
         except (OSError, IndexError, ValueError):
             continue
@@ -89,16 +86,7 @@ def tree_rss(root: int) -> int:
 
 def children(parent: int) -> list[int]:
     """The processes whose parent is ``parent``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    if int(handle.read().rsplit(")", 1)[1].split()[1]) == parent:
-                        found.append(int(entry))
-            except (OSError, IndexError, ValueError):
-                continue
-    return found
+    return [pid for pid, fields in process_fields().items() if int(fields[1]) == parent]
 
 
 def run_sampled(command: list, stdout: Path, sample: Callable[[int], None], every: float, shown: list) -> float:

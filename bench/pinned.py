@@ -17,9 +17,9 @@ qrels, the evaluator sent to each worker). It reports runs/s both ways, their ra
 1.7x at the steady rate; the ratio with the starts is printed beside it), the client's CPU time a run past its
 start (checking, finishing and printing each run's scores: the bound of any cluster, whatever its size), the
 scheduler's, how many of the two cores the client and the scheduler took from the workers (on two cores
-they have none of their own, which bounds the ratio this machine can show), and what that predicts for N machines: about N times one pinned
-core's steady runs/s until the client's bound, 1 / (its CPU a run). The outputs must be identical byte for
-byte.
+they have none of their own: their share comes out of the workers'), and what that predicts for N
+machines: about N times one pinned core's steady runs/s until the client's bound, 1 / (its CPU a run). The
+outputs must be identical byte for byte.
 """
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Callable
+
+from procfs import process_fields
 
 BIN = Path(sys.executable).parent
 TARGET = 1.7
@@ -84,17 +86,9 @@ def stop(processes: list[subprocess.Popen]) -> None:
 def tree_cpu_seconds(root: int) -> float:
     """CPU seconds (user + system) used so far by a process and its living descendants, from /proc (a Dask
     worker runs under a nanny process: the worker is its child)."""
-    parents, cpu = {}, {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:  # gone meanwhile
-            continue
-        parents[int(entry)] = int(fields[1])
-        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    fields = process_fields()
+    parents = {pid: int(f[1]) for pid, f in fields.items()}
+    cpu = {pid: (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK") for pid, f in fields.items()}
     total, todo = 0.0, [root]
     while todo:
         pid = todo.pop()
@@ -143,11 +137,11 @@ def bench_pinned(qrels: Path, runs: list[Path], results: Path,
     print(f"  the client's CPU time a run past its start: {1000 * client_per_run:.1f} ms: a cluster of any size gives "
           f"at most about {bound:.0f} runs/s")
     # The scheduler and the client have no core of their own on two cores: what they use is taken from the
-    # workers' cores, which bounds the ratio this machine can show.
+    # workers' cores, so that the ratio measured here mixes them in (a third core would leave them out).
     helpers_cores = (cluster[1][3] + scheduler_cpu[1]) / cluster[1][0]
     print(f"  the scheduler's CPU time a run: {1000 * scheduler_cpu[1] / sizes[1]:.1f} ms; over the {sizes[1]} runs "
-          f"the client and the scheduler kept {helpers_cores:.2f} of the 2 cores busy, so the workers had at most "
-          f"{2 - helpers_cores:.2f} cores: about {2 - helpers_cores:.2f}x is what this machine can show")
+          f"the client and the scheduler kept {helpers_cores:.2f} of the 2 cores busy, time the workers' cores "
+          f"lost to them")
     print(f"  predicted for N single-core workers: about min(N x {one_steady:.1f}, {bound:.0f}) runs/s "
           f"(N = 8: {min(8 * one_steady, bound):.0f}, N = 32: {min(32 * one_steady, bound):.0f})")
     same = all((results / f"pinned.one.{size}.out").read_bytes() == (results / f"pinned.cluster.{size}.out").read_bytes()
