@@ -13,15 +13,14 @@ from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warning_sink
 from .evaluator import Evaluator, RunLike, pooled_documents
 from .io import IntentProbabilities, RunTable, read_iprob
-from .io.aspects import AspectSpec, parse_aspect_specs, read_aspect
 from .io.frames import qrels_table, runs_given
-from .io.preferences import PreferenceTable, read_preferences, read_profiles
 from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
 from .measures.core import INTENTS
 from .memory import release_unused_memory
-from .model import (AspectQrels, JudgedDocuments, PreferenceQrels, Qrels, Settings, build_aspect_qrels,
-                    build_preference_qrels, build_qrels)
+from .model.judged import JudgedDocuments
+from .model.qrels import Qrels, build_qrels
+from .model.settings import Settings
 from .model import stored
 from .results import RunScores, scores_frame
 
@@ -32,6 +31,11 @@ RunsLike = Union[RunLike, "pd.DataFrame", Mapping, Iterable]
 
 if TYPE_CHECKING:  # (and imported where used: evaluating runs needs none of them)
     import pandas as pd
+
+    from .io.aspects import AspectSpec
+    from .io.preferences import PreferenceTable
+    from .model.aspects import AspectQrels
+    from .model.preferences import PreferenceQrels
 
     from .io.gold import GoldPreferences
 
@@ -73,6 +77,9 @@ def _with_iprob(qrels: JudgedDocuments, iprob: str | IntentProbabilities, warn: 
 
 def load_aspects(specs: list[str] | list[AspectSpec]) -> AspectQrels:
     """Multi-aspect qrels from ``NAME=FILE[,options]`` specifications (see :class:`divaleval.io.aspects.AspectSpec`)."""
+    from .io.aspects import parse_aspect_specs, read_aspect  # (here: intentwise qrels need no aspect reader)
+    from .model.aspects import build_aspect_qrels
+
     if all(isinstance(spec, str) for spec in specs):
         specs = parse_aspect_specs(specs)
     return build_aspect_qrels([read_aspect(spec) for spec in specs])
@@ -84,6 +91,9 @@ def load_preferences(judgments: str | InputFile | PreferenceTable, compat: str |
     judgments: a file (``-`` for stdin, ``.gz`` allowed) or a table (``PreferenceTable.from_arrays``).
     compat: a compatibility mode, whose conventions may say how the file is read.
     """
+    from .io.preferences import PreferenceTable, read_preferences  # (here, as load_aspects' imports)
+    from .model.preferences import build_preference_qrels
+
     if not isinstance(judgments, PreferenceTable):
         judgments = read_preferences(judgments, blank_lines=mode_conventions(compat).preference_rules.blank_lines)
     return build_preference_qrels(judgments)
@@ -111,6 +121,7 @@ def simulate_preferences(
         order) are the only ones judged; empty: every relevant document.
     Everything is read and checked before the first table is yielded. warn: as :func:`load_qrels`'s.
     """
+    from .io.preferences import read_profiles
     from .model.preference_simulation import profiles_of, simulate
 
     warn = warning_sink(warn)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-# pyarrow.compute takes 35 ms to import (it wraps hundreds of functions, docstrings and all): the functions
-# that call it import it, and a run scored from cached qrels calls none.
+# pyarrow.compute takes 35-45 ms to import (it wraps hundreds of functions, docstrings and all) and every
+# Arrow method that computes (take, cast, dictionary_encode) imports it. The reading path calls Arrow's
+# functions by name instead (arrow_call and the helpers under it: pyarrow._compute, 6 ms); only rare paths
+# (a malformed number, a tie of scores) import pyarrow.compute, where they call it.
 
 # Row reductions the measures share, numpy's to the bit (by a compiled kernel where divaleval/native takes
 # one): named here so that a measure names what it computes, never how it is computed.
@@ -103,17 +105,51 @@ def text_words(texts: pa.Array, words: np.ndarray) -> None:
         words[:, short] = own
 
 
+def _compute():
+    """Where Arrow's compute functions and their options are: pyarrow._compute (see the note on imports)."""
+    try:
+        import pyarrow._compute as compute
+    except ImportError:  # (a pyarrow that moved it: the public module, at the cost of its import)
+        import pyarrow.compute as compute
+    return compute
+
+
+def arrow_call(name: str, *args, options=None):
+    """Arrow's compute function ``name`` on ``args``, as ``pyarrow.compute.<name>`` calls it, without
+    importing pyarrow.compute."""
+    return _compute().call_function(name, list(args), options)
+
+
+def arrow_options(kind: str, *args, **kwargs):
+    """Options of Arrow's compute functions (``arrow_options("RankOptions", sort_keys=...)``)."""
+    return getattr(_compute(), kind)(*args, **kwargs)
+
+
+def arrow_take(values: pa.Array | pa.ChunkedArray, indices: pa.Array) -> pa.Array | pa.ChunkedArray:
+    """``values.take(indices)`` (bounds checked), without importing pyarrow.compute."""
+    return arrow_call("take", values, indices, options=arrow_options("TakeOptions", boundscheck=True))
+
+
+def arrow_cast(values: pa.Array | pa.ChunkedArray, target: pa.DataType) -> pa.Array | pa.ChunkedArray:
+    """``values.cast(target)`` (a safe cast: ArrowInvalid for a value that does not fit), without importing
+    pyarrow.compute."""
+    return arrow_call("cast", values, options=_compute().CastOptions.safe(target))
+
+
+def dictionary_encoded(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """``pyarrow.compute.dictionary_encode(values)``, without importing pyarrow.compute."""
+    return arrow_call("dictionary_encode", values)
+
+
 def factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(code of each key, distinct keys in first-seen order): one hash pass (Arrow's)."""
-    import pyarrow.compute as pc  # (see the note on imports)
-    encoded = pc.dictionary_encode(arrow_of(keys))
+    encoded = dictionary_encoded(arrow_of(keys))
     return numpy_of(encoded.indices), numpy_of(encoded.dictionary)
 
 
 def all_distinct(keys: np.ndarray) -> bool:
     """Whether no key occurs twice (one hash pass, no sort)."""
-    import pyarrow.compute as pc  # (see the note on imports)
-    return len(pc.unique(arrow_of(keys))) == len(keys)
+    return len(arrow_call("unique", arrow_of(keys))) == len(keys)
 
 
 def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

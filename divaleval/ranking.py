@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-# pyarrow.compute is imported where it is called (35 ms of start-up: see divaleval/arrays.py).
+# Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
-from .arrays import arrow_of, first_tie, group_positions, numpy_of, sorted_distinct
+from .arrays import (arrow_call, arrow_of, arrow_options, arrow_take, dictionary_encoded, first_tie, group_positions,
+                     numpy_of, sorted_distinct)
 from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
@@ -228,10 +229,10 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     involved[:-1] |= tied
     involved[1:] |= tied
     lines = ranked[involved]
-    import pyarrow.compute as pc  # (for ties only: see the note on imports)
-
     docno_rank = np.zeros(len(topic), dtype=np.int64)
-    docno_rank[lines] = numpy_of(pc.rank(run.docno.take(arrow_of(lines)), sort_keys="ascending", tiebreaker="dense"))
+    docno_rank[lines] = numpy_of(arrow_call("rank", arrow_take(run.docno, arrow_of(lines)),
+                                            options=arrow_options("RankOptions", sort_keys="ascending",
+                                                                  tiebreaker="dense")))
     return np.lexsort((-docno_rank, -run.score, topic)).astype(index)
 
 
@@ -248,12 +249,10 @@ def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, repe
         where = np.flatnonzero(ranked_topic == t)
         if len(where) < 2:
             continue
-        import pyarrow.compute as pc  # (for a repeat only: see the note on imports)
-
-        docnos = run.docno.take(arrow_of(ranked[where]))
+        docnos = arrow_take(run.docno, arrow_of(ranked[where]))
         if isinstance(docnos, pa.ChunkedArray):
             docnos = docnos.combine_chunks()
-        codes = numpy_of(pc.dictionary_encode(docnos).indices)
+        codes = numpy_of(dictionary_encoded(docnos).indices)
         seen = np.zeros(len(where), dtype=bool)
         first_of_code = np.full(int(codes.max()) + 1, -1, dtype=np.int64)
         for j, code in enumerate(codes.tolist()):  # a topic's few documents

@@ -41,12 +41,14 @@ def test_no_numpy_to_print_version_help_or_a_usage_error(args):
     assert heavy == [], f"divaleval {' '.join(args)} imported {heavy}"
 
 
-# What one run scored from cached qrels does without (a grading script pays each call's start-up once a run):
-# worker processes, "did you mean" for a misspelt measure, numpy.ma (np.unique asks for it), Arrow's compute
-# functions (35 ms to import: reading the qrels and ties of scores need them, not a cached run), and what
-# only a compressed input, standard input or a cache entry being written needs.
-NOT_FOR_ONE_RUN = ("multiprocessing", "difflib", "numpy.ma")
-NOT_FROM_THE_CACHE = (*NOT_FOR_ONE_RUN, "pyarrow.compute", "gzip", "bz2", "lzma", "tempfile", "shlex")
+# What one run does without (a grading script pays each call's start-up once a run): worker processes, "did you
+# mean" for a misspelt measure, numpy.ma (np.unique asks for it), pyarrow.compute (35-45 ms to import: reading
+# calls Arrow's functions by name, divaleval/arrays.py's arrow_call), the models and readers of other kinds of
+# judgments; and, scored from cached qrels, what only a compressed input, standard input or a cache entry being
+# written needs.
+NOT_FOR_ONE_RUN = ("multiprocessing", "difflib", "numpy.ma", "pyarrow.compute", "divaleval.io.aspects",
+                   "divaleval.model.aspects", "divaleval.model.preferences")
+NOT_FROM_THE_CACHE = (*NOT_FOR_ONE_RUN, "gzip", "bz2", "lzma", "tempfile", "shlex")
 
 
 def test_one_run_imports_neither_workers_nor_what_cached_qrels_spare(tmp_path):
@@ -58,6 +60,22 @@ def test_one_run_imports_neither_workers_nor_what_cached_qrels_spare(tmp_path):
     assert not set(cold) & set(NOT_FOR_ONE_RUN), f"one run imported {cold}"
     warm, again = imported_by(*args, watched=NOT_FROM_THE_CACHE, env=env)
     assert warm == [] and again == printed and printed.startswith("runid,topic,")
+
+
+def test_ties_and_a_repeat_dropped_call_arrow_without_pyarrow_compute(tmp_path):
+    """Tied scores (broken by docno) and --dedupe's repeated docno take Arrow's functions by name too; the
+    values are the tie-break's: d2 and d3 tie, and the docno later in byte order ranks first (ndeval's rule)."""
+    import os
+
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 1 d2 1\n1 1 d3 0\n")
+    run.write_text("1 Q0 d2 1 5.0 r\n1 Q0 d3 2 5.0 r\n1 Q0 d1 3 4.0 r\n1 Q0 d1 4 3.0 r\n")
+    # (not difflib here: click's parser looks for close matches when the group meets the command's option)
+    watched = tuple(name for name in NOT_FOR_ONE_RUN if name != "difflib")
+    heavy, printed = imported_by("--dedupe", "-m", "P-IA@1", str(qrels), str(run),
+                                 env={**os.environ, "DIVALEVAL_CACHE": "0"}, watched=watched)
+    assert heavy == []
+    assert printed.splitlines()[1:] == ["r,1,0.000000", "r,amean,0.000000"]
 
 
 def test_version_and_help_print_what_they_did():

@@ -143,7 +143,6 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
         check_stdin_once, load_aspects, load_preferences, load_qrels, make_settings, resolve_measures, risk_runs,
         score_runs,
     )
-    from ..io import parse_aspect_specs
     from ..output import make_writer
 
     if aspects and prefs:
@@ -169,7 +168,10 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
             checked_alpha(risk_alpha, "--risk-alpha")
         chosen = resolve_measures(list(measures) or None)
         make_settings(gain, topicwise, compat, rel_min)
-        aspect_specs = parse_aspect_specs(list(aspects))
+        if aspects:
+            from ..io.aspects import parse_aspect_specs  # (its reader only when aspects are given)
+
+            aspect_specs = parse_aspect_specs(list(aspects))
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     progress = Progress("divaleval", count_runs(runs), unit="runs", enabled=False if quiet else None)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from ..io.preferences import REPEAT_BLANK
 from ..model.conventions import Conventions
-from ..model.preferences import PreferenceRules
+from ..model.preference_rules import PreferenceRules
 
 EVALIR_PREFERENCES = PreferenceRules(
     blank_lines=REPEAT_BLANK,

@@ -217,7 +217,7 @@ def binary_column(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> pa.
     """
     import pyarrow as pa
 
-    from ..arrays import arrow_of
+    from ..arrays import arrow_cast, arrow_of, arrow_take
 
     large = len(data) >= 2**31  # a block holding a line longer than 2 GiB
     bounds = np.empty(2 * len(starts) + 1, dtype=np.int64 if large else np.int32)
@@ -226,5 +226,5 @@ def binary_column(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> pa.
     bounds[2::2] = ends
     spans = pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), 2 * len(starts),
                                   [None, pa.py_buffer(bounds), pa.py_buffer(data)])
-    fields = spans.take(arrow_of(np.arange(1, 2 * len(starts), 2, dtype=np.int64 if large else np.int32)))
-    return fields.cast(pa.binary()) if large else fields
+    fields = arrow_take(spans, arrow_of(np.arange(1, 2 * len(starts), 2, dtype=np.int64 if large else np.int32)))
+    return arrow_cast(fields, pa.binary()) if large else fields

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from ..arrays import arrow_of, group_positions
+from ..arrays import arrow_of, arrow_take, group_positions
 from ..errors import InputError
 from ..native import split_run
 from .source import InputFile, read_input
@@ -38,7 +38,7 @@ class RunTable(Lines):
 
     def take(self, rows: np.ndarray) -> "RunTable":
         """The run with only these lines (a new table; this one is unchanged)."""
-        return RunTable(self.name, self.runid, self.topic.take(rows), self.docno.take(arrow_of(rows)),
+        return RunTable(self.name, self.runid, self.topic.take(rows), arrow_take(self.docno, arrow_of(rows)),
                         self.rank[rows], self.score[rows], np.asarray(self.line)[rows],
                         extra_fields=self.extra_fields)
 

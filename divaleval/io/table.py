@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-# pyarrow.compute is imported where it is called (35 ms of start-up: see divaleval/arrays.py).
+# pyarrow.compute is imported where it is called, on the rare paths (see the note on imports in divaleval/arrays.py).
 
-from ..arrays import arrow_of, numpy_of, text_offsets, texts_of
+from ..arrays import arrow_cast, arrow_of, dictionary_encoded, numpy_of, text_offsets, texts_of
 from ..errors import InputError
 from ..memory import release_unused_memory
 from .lines import blocks, split, split_block
@@ -318,9 +318,7 @@ def _block_columns(block: bytes, first_line: int, kinds: list[str], names: list[
         if kind in (INT, RANK, FLOAT):
             parts.append(_number_part(texts, kind, names[j]))
         elif kind in _DICTIONARY_KINDS:
-            import pyarrow.compute as pc  # (see the note on imports)
-
-            parts.append(pc.dictionary_encode(texts))
+            parts.append(dictionary_encoded(texts))
         else:
             parts.append(texts)
     return _BlockColumns(first_line, fields.n_lines, kept, bool(long.any()), parts)
@@ -457,16 +455,14 @@ def _convert(column: pa.ChunkedArray, kind: str, name: str):
     if kind == STR:
         return np.array([text for chunk in column.chunks for text in texts_of(chunk)], dtype=object)
     if kind in (ID, DOCID, LEVEL):
-        import pyarrow.compute as pc  # (see the note on imports)
-
-        encoded = column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
+        encoded = column if pa.types.is_dictionary(column.type) else dictionary_encoded(column)
         encoded = encoded.unify_dictionaries()
         dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.binary())
         codes = np.concatenate([numpy_of(chunk.indices) for chunk in encoded.chunks]) \
             if encoded.num_chunks else np.zeros(0, dtype=np.int32)
         codes = codes.astype(np.int32, copy=False)
         if kind == DOCID:
-            return Factor(codes, dictionary.cast(pa.binary()))
+            return Factor(codes, arrow_cast(dictionary, pa.binary()))
         labels = texts_of(dictionary)
         if kind == ID:
             return Factor(codes, np.array(labels, dtype=object))
@@ -550,13 +546,13 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
     clip: a value beyond 64 bits is clipped to the nearest int64 instead of
     refused, and the result is (values, row of the first such value or None).
     """
-    import pyarrow.compute as pc  # (see the note on imports)
     if _only_bytes(column, _integer_bytes):  # the usual case: no regex over every value
         try:
-            values = numpy_of(pc.cast(column.cast(pa.string()), pa.int64()))
+            values = numpy_of(arrow_cast(arrow_cast(column, pa.string()), pa.int64()))
             return (values, None) if clip else values
         except pa.ArrowInvalid:
             pass
+    import pyarrow.compute as pc  # (a malformed or long value: see the note on imports)
     row = _first_false(pc.match_substring_regex(column, INTEGER_PATTERN))
     if row is not None:
         raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not an integer")
@@ -585,12 +581,12 @@ def _integers(column: pa.ChunkedArray, name: str, clip: bool = False):
 
 def _reals(column: pa.ChunkedArray, name: str) -> np.ndarray:
     """ASCII reals (sign, digits, point, exponent, inf) as float64; NaN refused."""
-    import pyarrow.compute as pc  # (see the note on imports)
     if _only_bytes(column, _real_bytes):  # the usual case: Arrow's cast refuses every malformed one of these
         try:
-            return numpy_of(pc.cast(column.cast(pa.string()), pa.float64()))
+            return numpy_of(arrow_cast(arrow_cast(column, pa.string()), pa.float64()))
         except pa.ArrowInvalid:
             pass
+    import pyarrow.compute as pc  # (a malformed value: see the note on imports)
     row = _first_false(pc.match_substring_regex(column, REAL_PATTERN))
     if row is not None:
         raise _BadValue(row, f"{name} {_text_of(column, row)!r} is not a number")

@@ -10,8 +10,8 @@ Every kind of judgments is its own class over one index of judged documents:
 * :mod:`.aspects`: :class:`AspectQrels`, multi-aspect qrels: intentwise qrels
   whose intents are the aspects, with the :class:`Aspect` of each (TOMA, CAM, MM);
 * :mod:`.preferences`: :class:`PreferenceQrels`, preference judgments: the
-  counts of each document, shown and preferred, with no intents (nPrf); and
-  :class:`PreferenceRules`, how a tool reads and scores them.
+  counts of each document, shown and preferred, with no intents (nPrf);
+* :mod:`.preference_rules`: :class:`PreferenceRules`, how a tool reads and scores them.
 
 A measure fits judgments of the class of its kind (a type test,
 :meth:`divaleval.measures.Measure.check`); a new kind of judgments is a new
@@ -24,13 +24,42 @@ subclass of :class:`JudgedDocuments`, and widens no other class.
 
 Nothing here reads a file (that is :mod:`divaleval.io`) or knows a measure.
 """
-from .aspects import Aspect, AspectQrels, build_aspect_qrels
-from .conventions import NATIVE, Conventions
-from .gains import TOPICWISE_RULES, GainTable, topicwise_levels
-from .judged import JudgedDocuments
-from .preferences import PreferenceQrels, PreferenceRules, build_preference_qrels
-from .qrels import Qrels, build_qrels
-from .settings import Settings
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# Each name is imported from its module when first asked for (PEP 562, as divaleval.io does): scoring
+# intentwise qrels loads neither the multi-aspect nor the preference model, nor their readers.
+if TYPE_CHECKING:
+    from .aspects import Aspect, AspectQrels, build_aspect_qrels
+    from .conventions import NATIVE, Conventions
+    from .gains import TOPICWISE_RULES, GainTable, topicwise_levels
+    from .judged import JudgedDocuments
+    from .preference_rules import PreferenceRules
+    from .preferences import PreferenceQrels, build_preference_qrels
+    from .qrels import Qrels, build_qrels
+    from .settings import Settings
+
+_SOURCES = {
+    **dict.fromkeys(["Aspect", "AspectQrels", "build_aspect_qrels"], "aspects"),
+    **dict.fromkeys(["NATIVE", "Conventions"], "conventions"),
+    **dict.fromkeys(["TOPICWISE_RULES", "GainTable", "topicwise_levels"], "gains"),
+    "JudgedDocuments": "judged",
+    **dict.fromkeys(["PreferenceQrels", "build_preference_qrels"], "preferences"),
+    "PreferenceRules": "preference_rules",
+    **dict.fromkeys(["Qrels", "build_qrels"], "qrels"),
+    "Settings": "settings",
+}
+
+
+def __getattr__(name: str):
+    if name not in _SOURCES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Aspect", "AspectQrels", "build_aspect_qrels", "NATIVE", "Conventions", "TOPICWISE_RULES", "GainTable",

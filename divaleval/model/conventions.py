@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .preferences import PAPER_RULES, PreferenceRules
+from .preference_rules import PAPER_RULES, PreferenceRules
 
 CONVENTION_DUPLICATES = ("error", "keep")
 
@@ -52,7 +52,7 @@ class Conventions:
     lines_per_topic: only the first N lines of each topic of a run (file order) are read.
     preference_rules: how preference judgments are read, estimated, simulated
         and scored: a rule set of their own
-        (:class:`~divaleval.model.preferences.PreferenceRules`), so that a kind of
+        (:class:`~divaleval.model.preference_rules.PreferenceRules`), so that a kind of
         judgments adds its rules here as one field, not flag by flag.
     """
 

@@ -22,9 +22,9 @@ from functools import cached_property
 
 import numpy as np
 import pyarrow as pa
-# pyarrow.compute is imported where it is called (35 ms of start-up: see divaleval/arrays.py).
+# Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
-from ..arrays import arrow_of, numpy_of
+from ..arrays import arrow_call, arrow_of, arrow_take, numpy_of
 from ..io.table import binary_array
 from .text_keys import KeyTable, TextKeys
 
@@ -73,18 +73,17 @@ class JudgedDocuments:
     def judged_table(self) -> KeyTable:
         """The judged (topic index, docno) pairs, a table's key i being row i: what every run is matched
         against, hashed once for all runs."""
-        docnos = self.docnos.take(arrow_of(self.row_key % max(len(self.docnos), 1)))
+        docnos = arrow_take(self.docnos, arrow_of(self.row_key % max(len(self.docnos), 1)))
         return KeyTable(TextKeys.of(docnos, self.row_topic))
 
 
 def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array]:
     """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary."""
-    import pyarrow.compute as pc  # (see the note on imports)
     docnos = labels if isinstance(labels, pa.Array) else binary_array(labels)
-    order = numpy_of(pc.sort_indices(docnos))
+    order = numpy_of(arrow_call("array_sort_indices", docnos))
     remap = np.empty(len(docnos), dtype=np.int64)
     remap[order] = np.arange(len(docnos))
-    return remap[codes], docnos.take(arrow_of(order))
+    return remap[codes], arrow_take(docnos, arrow_of(order))
 
 
 def row_starts(row_topic: np.ndarray, n_topics: int) -> np.ndarray:

@@ -198,10 +198,11 @@ class Measure:
         """Raise :class:`UsageError` if these judgments cannot give this measure: each kind of judgments
         is its own class (:mod:`divaleval.model.judged`), and the measure's kind must be the judgments' type
         (multi-aspect qrels are intentwise qrels too)."""
-        from ...model import AspectQrels, PreferenceQrels, Qrels  # the classes of the kinds of judgments
+        from ... import model  # (the class of this kind only: the others' models and readers stay unloaded)
 
         definition = self.definition
-        needed = {INTENTS: Qrels, ASPECTS: AspectQrels, PREFERENCES: PreferenceQrels}[definition.judgments]
+        needed = getattr(model, {INTENTS: "Qrels", ASPECTS: "AspectQrels", PREFERENCES: "PreferenceQrels"}[
+            definition.judgments])
         if not isinstance(qrels, needed):
             raise UsageError(f"{self.name} " + {
                 INTENTS: "needs intentwise qrels, not preference judgments (--prefs)",

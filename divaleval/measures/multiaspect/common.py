@@ -6,13 +6,17 @@ on one gain per judged document.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...context import RunContext
-from ...model.aspects import AspectQrels
 from ..core import REQUIRED, Param, memoised
 from ..ncu.family import BY_NAME, defaults
 from ..ncu.lists import RowGains, row_gain_list
+
+if TYPE_CHECKING:  # (annotations only: scoring other judgments leaves this model unloaded)
+    from ...model.aspects import AspectQrels
 
 MAISTRO = "Maistro, Lima, Simonsen, Lioma. Principled multi-aspect evaluation measures of rankings. CIKM 2021"
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
-from ...model.aspects import Aspect
+if TYPE_CHECKING:  # (annotations only: scoring other judgments leaves this model unloaded)
+    from ...model.aspects import Aspect
 
 DISTANCES = ("euclidean", "manhattan", "chebyshev")
 SPACES = ("product", "paper")

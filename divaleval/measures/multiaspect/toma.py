@@ -1,14 +1,18 @@
 """TOMA: a single-aspect measure on weights that order tuples of labels (Maistro et al. 2021)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...context import RunContext
-from ...model.aspects import AspectQrels
 from ..core import ASPECTS, OPTIONAL, Param, measure, memoised
 from ..ncu.family import BY_NAME
 from .common import MAISTRO, MEASURE, cutoff_for_m, score_m
 from .spaces import BINARISATIONS, DISTANCES, Space, binarise, label_space, parse_space, show_space, toma_weights
+
+if TYPE_CHECKING:  # (annotations only: scoring other judgments leaves this model unloaded)
+    from ...model.aspects import AspectQrels
 
 
 @memoised

@@ -5,18 +5,23 @@ Carterette 2013, eq. 8: at rank 2 that is U(d_2 | d_1) alone), F the average
 or the minimum. An undefined U(d_i | d_j) (the pair was never judged with d_j
 given) is U(d_i) (``missing=unconditional``) or 0 (``missing=zero``). A
 document nobody judged has utility 0 at every rank. A tool's rules
-(:class:`~divaleval.model.preferences.PreferenceRules`) may add U(d_i) itself to
+(:class:`~divaleval.model.preference_rules.PreferenceRules`) may add U(d_i) itself to
 F, leave unseen given documents out of the minimum, smooth the estimates, and
 replace the greedy ideal by the largest utilities.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...arrays import pad_groups
 from ...context import RunContext
-from ...model.preferences import PreferenceJudgments, PreferenceQrels, PreferenceRules
 from ..core import memoised
+
+if TYPE_CHECKING:  # (annotations only: scoring other judgments leaves this model unloaded)
+    from ...model.preference_rules import PreferenceRules
+    from ...model.preferences import PreferenceJudgments, PreferenceQrels
 
 F_CHOICES = ("avg", "min")
 MISSING_CHOICES = ("unconditional", "zero")
