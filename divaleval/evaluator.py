@@ -18,7 +18,6 @@ import itertools
 import time
 from collections import deque
 from dataclasses import dataclass
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Callable, Iterable, Iterator, Union
 
@@ -38,6 +37,7 @@ from .model.qrels import Qrels
 from .model.settings import Settings
 from .ranking import ORDERS, RankedRun, match_run, rank_matched, rank_run
 from .results import RawScores, RunScores
+from .threads import Threads
 
 # Runs read, matched and ranked ahead, each in a thread of its own (mostly Arrow, which releases the
 # GIL), while one is scored: for the ndeval set that takes about three times the scoring's time, so two
@@ -197,7 +197,7 @@ class Evaluator:
             return
         pace = _Pace()
         warmed = False
-        with ThreadPoolExecutor(max_workers=READ_AHEAD, thread_name_prefix="divaleval-reader") as reader:
+        with Threads(READ_AHEAD, "divaleval-reader") as reader:
             pending: deque = deque()
             for item in inputs:
                 pending.append(reader.submit(self._prepare_ahead, item, pace))
@@ -266,7 +266,7 @@ class Evaluator:
         novelty, others = [], []
         for m in self.measures:
             (novelty if ".novelty." in m.definition.kernel.__module__ else others).append(m)
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="divaleval-warm-up") as helper:
+        with Threads(1, "divaleval-warm-up") as helper:
             pending = helper.submit(self._warm_up, others, True)
             self._warm_up(novelty, False)
             pending.result()

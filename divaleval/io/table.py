@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import re
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +30,7 @@ import pyarrow as pa
 from ..arrays import arrow_cast, arrow_of, dictionary_encoded, numpy_of, text_offsets, texts_of
 from ..errors import InputError
 from ..memory import release_unused_memory
+from ..threads import Threads
 from .lines import blocks, split, split_block
 from .source import InputFile
 
@@ -331,7 +331,7 @@ def _in_order(work, items, *args, threads: bool):
         for item in items:
             yield work(*item, *args)
         return
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with Threads(2, "divaleval-block") as pool:
         pending = deque()
         for item in items:
             pending.append(pool.submit(work, *item, *args))
