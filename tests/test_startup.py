@@ -43,11 +43,12 @@ def test_no_numpy_to_print_version_help_or_a_usage_error(args):
 
 # What one run does without (a grading script pays each call's start-up once a run): worker processes, "did you
 # mean" for a misspelt measure, numpy.ma (np.unique asks for it), pyarrow.compute (35-45 ms to import: reading
-# calls Arrow's functions by name, divaleval/arrays.py's arrow_call), the models and readers of other kinds of
-# judgments; and, scored from cached qrels, what only a compressed input, standard input or a cache entry being
+# calls Arrow's functions by name, divaleval/arrays.py's arrow_call), concurrent.futures (logging: 7-9 ms; not
+# watched itself, since pyarrow imports it where cloudpickle is installed), the models and readers of other
+# kinds of judgments; and, scored from cached qrels, what only a compressed input, standard input or a cache entry being
 # written needs.
-NOT_FOR_ONE_RUN = ("multiprocessing", "difflib", "numpy.ma", "pyarrow.compute", "divaleval.io.aspects",
-                   "divaleval.model.aspects", "divaleval.model.preferences")
+NOT_FOR_ONE_RUN = ("multiprocessing", "difflib", "numpy.ma", "pyarrow.compute", "concurrent.futures",
+                   "divaleval.io.aspects", "divaleval.model.aspects", "divaleval.model.preferences")
 NOT_FROM_THE_CACHE = (*NOT_FOR_ONE_RUN, "gzip", "bz2", "lzma", "tempfile", "shlex")
 
 

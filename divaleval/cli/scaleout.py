@@ -34,11 +34,14 @@ def placement(jobs: int, scheduler: str | None, ship_runs: bool, progress: Progr
 
     Raises divaleval's UsageError (options in conflict, Dask not installed) or ClusterError (not reachable).
     """
-    import logging
-
     from ..cluster import PlacementNames, placed  # (the evaluator's chain: imported to work, not for --help)
 
-    # What goes wrong reaches the user as one message of ours (FILE:LINE for a run), not as Dask's log lines.
-    with placed(jobs, scheduler, ship_runs=ship_runs, names=PlacementNames(**OPTION_NAMES), log_level=logging.CRITICAL,
+    log_level = None
+    if scheduler is not None:  # (logging only for Dask: 7 ms of imports every call otherwise)
+        import logging
+
+        # What goes wrong reaches the user as one message of ours (FILE:LINE for a run), not as Dask's log lines.
+        log_level = logging.CRITICAL
+    with placed(jobs, scheduler, ship_runs=ship_runs, names=PlacementNames(**OPTION_NAMES), log_level=log_level,
                 on_connect=None if progress is None else progress.note) as place:
         yield place

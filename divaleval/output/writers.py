@@ -11,7 +11,6 @@ runs with one runtag are still two blocks of rows, in the order of the runs.
 """
 from __future__ import annotations
 
-import json
 from typing import TextIO
 
 import numpy as np
@@ -140,6 +139,8 @@ class TableWriter(Writer):
 
 class JsonWriter(Writer):
     def add_run(self, scores: RunScores) -> None:
+        import json  # (here: the CSV a grading script reads does not load it)
+
         lines = []
         for topic, values in self.rows(scores):
             record = {"run": scores.source, "runid": scores.runid, "topic": topic}
