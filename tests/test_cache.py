@@ -256,3 +256,278 @@ def test_a_small_entry_reads_back(tmp_path):
     assert stored._write_entry(path, qrels) is not None
     read = stored._read_entry(path)
     assert read is not None and read.topic_ids == qrels.topic_ids and (read.levels == qrels.levels).all()
+
+
+# -- the stat memo: a file unchanged since it was hashed is not hashed again -------------------------------------------
+
+@pytest.fixture
+def hashes(monkeypatch) -> list[int]:
+    """Each hash of qrels' bytes from now on, by its size in bytes."""
+    from divaleval.model import stored
+
+    seen: list[int] = []
+    digest = stored._digest
+
+    def counted(data):
+        seen.append(len(data))
+        return digest(data)
+
+    monkeypatch.setattr(stored, "_digest", counted)
+    return seen
+
+
+@pytest.fixture
+def an_hour_later(monkeypatch) -> None:
+    """The cache's clock an hour ahead: files written by the test count as settled (their change time cannot be set
+    back, so the margin is passed this way rather than by waiting)."""
+    import time
+
+    from divaleval.model import stored
+
+    monkeypatch.setattr(stored, "_clock", lambda: time.time_ns() + 3600 * 10**9)
+
+
+def _old_copy(path: Path, text: str) -> Path:
+    """``text`` written to ``path``, its modification time set back a day."""
+    path.write_text(text)
+    status = path.stat()
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns - 86400 * 10**9))
+    return path
+
+
+def _same_size_edit(text: str) -> str:
+    """The qrels with one judgment's level changed (1 to 0), the same number of bytes."""
+    line = next(line for line in text.splitlines() if line.endswith(" 1"))
+    changed = text.replace(line + "\n", line[:-1] + "0\n", 1)
+    assert len(changed) == len(text) and changed != text
+    return changed
+
+
+def _memos(cache: Path) -> list[Path]:
+    return sorted((cache / "files").glob("*")) if (cache / "files").is_dir() else []
+
+
+def _later_change_time(path: Path, before: int) -> None:
+    """Wait until the change time of ``path`` differs from ``before`` (setting its times again moves it): two writes
+    in one tick of the filesystem's clock are the margin's business, not these tests'."""
+    import time
+
+    for _ in range(300):
+        status = path.stat()
+        if status.st_ctime_ns != before:
+            return
+        time.sleep(0.01)
+        os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    pytest.fail("the change time never moved")
+
+
+def test_an_unchanged_file_is_not_hashed_again(tmp_path, hashes, an_hour_later):
+    from divaleval.model import stored
+
+    cache, qrels = tmp_path / "cache", _old_copy(tmp_path / "qrels.txt", QRELS.read_text())
+    expected = divaleval("0", qrels, RUNS)
+    assert divaleval(str(cache), qrels, RUNS) == expected and hashes == [qrels.stat().st_size]
+    [memo] = _memos(cache)
+    status = qrels.stat()
+    assert memo.name == f"{status.st_dev}-{status.st_ino}" and memo.stat().st_size == 72
+    for options in CALLS:
+        hashes.clear()
+        assert divaleval(str(cache), *options, qrels, RUNS) == divaleval("0", *options, qrels, RUNS), options
+        assert hashes == [], options  # the key came from the memo
+    key = stored._recall(cache, stored._signature(os.stat(qrels)))
+    assert key is not None and len(entries(cache)) == 1 and entries(cache)[0].name.startswith(key + "-")
+
+
+def test_an_edit_with_its_modification_time_restored_is_hashed_again(tmp_path, hashes, an_hour_later):
+    """The same size, the modification time set back to the nanosecond (as ``cp -p`` or ``rsync -t`` would): the
+    change time moved, so the memo no longer matches."""
+    cache, qrels = tmp_path / "cache", _old_copy(tmp_path / "qrels.txt", QRELS.read_text())
+    first = divaleval(str(cache), qrels, RUNS)
+    before = qrels.stat()
+    qrels.write_text(_same_size_edit(QRELS.read_text()))
+    os.utime(qrels, ns=(before.st_atime_ns, before.st_mtime_ns))
+    _later_change_time(qrels, before.st_ctime_ns)
+    after = qrels.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    hashes.clear()
+    changed = divaleval(str(cache), qrels, RUNS)
+    assert hashes == [after.st_size] and changed == divaleval("0", qrels, RUNS) and changed != first
+    assert len(entries(cache)) == 2
+    hashes.clear()
+    assert divaleval(str(cache), qrels, RUNS) == changed and hashes == []  # the memo refreshed
+
+
+def test_a_file_renamed_into_place_is_hashed_again(tmp_path, hashes, an_hour_later):
+    """Another file of the same size and modification time renamed over the qrels: another inode."""
+    cache, qrels = tmp_path / "cache", _old_copy(tmp_path / "qrels.txt", QRELS.read_text())
+    first = divaleval(str(cache), qrels, RUNS)
+    before = qrels.stat()
+    other = tmp_path / "other.txt"
+    other.write_text(_same_size_edit(QRELS.read_text()))
+    os.utime(other, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(other, qrels)
+    after = qrels.stat()
+    assert after.st_ino != before.st_ino and (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    hashes.clear()
+    replaced = divaleval(str(cache), qrels, RUNS)
+    assert hashes == [after.st_size] and replaced == divaleval("0", qrels, RUNS) and replaced != first
+
+
+@pytest.mark.parametrize("written", ["just now", "modification time set back"])
+def test_a_file_written_within_the_margin_gets_no_memo(tmp_path, hashes, written):
+    """Its times (the change time at least: it cannot be set back) are within the margin of now: a write in the same
+    tick could leave them as they are, so every call hashes it; its entry is written and used all the same."""
+    cache, qrels = tmp_path / "cache", tmp_path / "qrels.txt"
+    if written == "just now":
+        qrels.write_text(QRELS.read_text())
+    else:
+        _old_copy(qrels, QRELS.read_text())
+    expected = divaleval("0", qrels, RUNS)
+    size = qrels.stat().st_size
+    for hashed in ([size, size], [size], [size]):  # (the first call hashes again after parsing, to write its entry)
+        hashes.clear()
+        assert divaleval(str(cache), qrels, RUNS) == expected and hashes == hashed
+        assert _memos(cache) == [] and len(entries(cache)) == 1
+
+
+def _memo_damages(memo: bytes) -> dict[str, bytes]:
+    """Ways a memo can be wrong: not whole, not a memo at all, or whole and naming no entry."""
+    import zlib
+
+    from divaleval.model import stored
+
+    body = bytearray(memo[:stored.MEMO.size])
+    body[-20:] = bytes(20)  # a key with no entry
+    return {"truncated": memo[:40], "empty": b"", "garbage": b"x" * len(memo), "longer": memo + b"\0",
+            "flipped": memo[:30] + bytes([memo[30] ^ 1]) + memo[31:],
+            "no entry": bytes(body) + stored.CRC.pack(zlib.crc32(body))}
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "garbage", "longer", "flipped", "no entry"])
+def test_a_damaged_memo_is_no_memo(tmp_path, hashes, an_hour_later, damage):
+    from divaleval.model import stored
+
+    cache, qrels = tmp_path / "cache", _old_copy(tmp_path / "qrels.txt", QRELS.read_text())
+    expected = divaleval("0", qrels, RUNS)
+    divaleval(str(cache), qrels, RUNS)
+    [memo] = _memos(cache)
+    whole = memo.read_bytes()
+    memo.write_bytes(_memo_damages(whole)[damage])
+    if damage == "no entry":
+        assert stored._recall(cache, stored._signature(os.stat(qrels))) == "00" * 20
+    else:
+        assert stored._recall(cache, stored._signature(os.stat(qrels))) is None
+    hashes.clear()
+    assert divaleval(str(cache), qrels, RUNS) == expected and hashes == [qrels.stat().st_size]
+    assert memo.read_bytes() == whole  # written again, whole
+    hashes.clear()
+    assert divaleval(str(cache), qrels, RUNS) == expected and hashes == []
+
+
+def test_a_memo_whose_entry_is_gone_leads_to_hashing(tmp_path, hashes, an_hour_later):
+    cache, qrels = tmp_path / "cache", _old_copy(tmp_path / "qrels.txt", QRELS.read_text())
+    expected = divaleval("0", qrels, RUNS)
+    divaleval(str(cache), qrels, RUNS)
+    [entry] = entries(cache)
+    entry.unlink()
+    hashes.clear()
+    assert divaleval(str(cache), qrels, RUNS) == expected and hashes == [qrels.stat().st_size]
+    assert entries(cache) == [entry]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file away needs root")
+def test_a_memo_another_user_owns_is_not_read(tmp_path, hashes, an_hour_later):
+    from divaleval.model import stored
+
+    cache, qrels = tmp_path / "cache", _old_copy(tmp_path / "qrels.txt", QRELS.read_text())
+    divaleval(str(cache), qrels, RUNS)
+    [memo] = _memos(cache)
+    os.chown(memo, 65534, 65534)
+    assert stored._recall(cache, stored._signature(os.stat(qrels))) is None
+    hashes.clear()
+    divaleval(str(cache), qrels, RUNS)
+    assert hashes == [qrels.stat().st_size]
+
+
+@pytest.mark.parametrize("value", ["0", "off", "", "No"])
+def test_the_memo_turned_off_hashes_every_call(tmp_path, hashes, an_hour_later, monkeypatch, value):
+    monkeypatch.setenv("DIVALEVAL_CACHE_STAT", value)
+    cache, qrels = tmp_path / "cache", _old_copy(tmp_path / "qrels.txt", QRELS.read_text())
+    expected = divaleval("0", qrels, RUNS)
+    for _ in range(3):
+        hashes.clear()
+        assert divaleval(str(cache), qrels, RUNS) == expected and hashes == [qrels.stat().st_size]
+    assert _memos(cache) == [] and len(entries(cache)) == 1
+
+
+def test_a_read_only_cache_records_no_memo(tmp_path, hashes, an_hour_later, monkeypatch):
+    """mkstemp refused (as on a read-only filesystem), the entry there already or not: the same bytes, every call
+    hashing, nothing left behind."""
+    import tempfile
+
+    cache, qrels = tmp_path / "cache", _old_copy(tmp_path / "qrels.txt", QRELS.read_text())
+    expected = divaleval("0", qrels, RUNS)
+    divaleval(str(cache), qrels, RUNS)
+    for memo in _memos(cache):
+        memo.unlink()
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    for where in (cache, tmp_path / "empty"):
+        for _ in range(2):
+            hashes.clear()
+            assert divaleval(str(where), qrels, RUNS) == expected and hashes == [qrels.stat().st_size]
+        assert _memos(where) == [] and not list(where.rglob("*.tmp"))
+
+
+def test_a_file_rewritten_while_it_is_read_leaves_no_entry(tmp_path, hashes, an_hour_later, monkeypatch):
+    """Rewritten (same size, modification time restored) after it was hashed and before it was parsed: the call's
+    numbers are those it parsed, and no entry keeps them under the first bytes' key, so that a later call on the
+    first bytes gets their own numbers."""
+    from divaleval.model import stored
+
+    cache, text = tmp_path / "cache", QRELS.read_text()
+    qrels = _old_copy(tmp_path / "qrels.txt", text)
+    first = divaleval("0", qrels, RUNS)
+    read_qrels = stored.read_qrels
+
+    def rewritten_first(source):
+        before = qrels.stat()
+        qrels.write_text(_same_size_edit(text))
+        os.utime(qrels, ns=(before.st_atime_ns, before.st_mtime_ns))
+        _later_change_time(qrels, before.st_ctime_ns)
+        return read_qrels(source)
+
+    monkeypatch.setattr(stored, "read_qrels", rewritten_first)
+    raced = divaleval(str(cache), qrels, RUNS)
+    monkeypatch.setattr(stored, "read_qrels", read_qrels)
+    assert raced == divaleval("0", qrels, RUNS) and raced != first
+    assert entries(cache) == []  # (its memo, of the first bytes' state, no longer matches the file)
+    _old_copy(qrels, text)
+    assert divaleval(str(cache), qrels, RUNS) == first
+
+
+def test_standard_input_and_compressed_files_are_hashed_every_call(tmp_path, hashes, an_hour_later):
+    """Their bytes are a copy made by the call (decompressed): hashed each time, the entry found by the hash."""
+    import gzip
+
+    from click.testing import CliRunner
+
+    from divaleval.cli import main_group
+
+    cache = tmp_path / "cache"
+    expected = divaleval("0", QRELS, RUNS)
+    packed = tmp_path / "qrels.txt.gz"
+    packed.write_bytes(gzip.compress(QRELS.read_bytes()))
+    os.utime(packed, ns=(0, 10**18))
+    size = QRELS.stat().st_size
+    for _ in range(2):
+        hashes.clear()
+        assert divaleval(str(cache), packed, RUNS) == expected and hashes == [size]
+        hashes.clear()
+        done = CliRunner().invoke(main_group, ["-", str(RUNS)], input=QRELS.read_bytes(),
+                                  env={"DIVALEVAL_CACHE": str(cache)})
+        assert done.exit_code == 0 and done.stdout_bytes == expected and hashes == [size]
+    assert _memos(cache) == [] and len(entries(cache)) == 1

@@ -85,6 +85,12 @@ class InputFile:
         return pa.py_buffer(self._data)
 
     @property
+    def on_disk(self) -> str | None:
+        """The path of the regular file whose bytes these are, read where they lie; None for bytes in memory
+        and for a private copy (of a stream, or of decompressed data: the file's bytes are not these)."""
+        return self._path if self._data is None and self._spool is None else None
+
+    @property
     def size(self) -> int:
         """Bytes (of the file, if not yet read)."""
         return len(self._data) if self._data is not None else os.path.getsize(self._path)

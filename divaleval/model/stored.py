@@ -2,8 +2,9 @@
 
 A grading script calls divaleval once per run, as people call trec_eval; every call would otherwise read
 the same qrels again, build the same arrays, hash the same judged pairs and compute the same ideal
-rankings. Here each call hashes the qrels' bytes instead (a few times cheaper than reading them) and, when
-an earlier call left an entry for those bytes, takes the :class:`~divaleval.model.qrels.Qrels` from it,
+rankings. Here each call hashes the qrels' bytes instead (a few times cheaper than reading them; a file that
+has not changed since an earlier call hashed it, not even that) and, when an earlier call left an entry for
+those bytes, takes the :class:`~divaleval.model.qrels.Qrels` from it,
 with its :attr:`~divaleval.model.judged.JudgedDocuments.cache` of derived quantities (ideal rankings of
 the measures asked for before, the table of judged pairs).
 
@@ -24,22 +25,49 @@ since unpickling runs code (a cache shared between users is one they can all wri
 trusted). A directory that cannot be written (read-only, full) is only read; nothing about the cache ever stops an evaluation or
 changes a byte of its output.
 
+The bytes' hash is taken from a memo instead (hashing 70 MB is 40-50 ms) for a regular file read where it
+lies (standard input's and compressed files' copies are hashed every call): ``files/DEV-INODE`` holds the
+file's device, inode, size, and modification and change times to the nanosecond (``fstat`` of the file
+once opened), with the key its bytes hashed to, and a call that finds the five the same takes that key
+without reading the file. That rests on POSIX: every write to a file's data sets both its times to the
+current time; no user can set the change time (``touch -d``, ``utime``, ``cp -p`` and ``rsync -t`` set
+the modification time, and that sets the change time to now); a file renamed into place is another
+inode (and one given a deleted file's inode number was made, so changed, after that file's memo). One
+gap is left, the tick of the filesystem's clock (a second on some): a write in the tick the times were
+read in may leave them as they were (git's "racily clean" files). So a memo is recorded only when both
+times lie at least ``MARGIN_NS`` (3 s: two-second timestamps, and a file server's clock a second
+behind ours) before the call began, and the five were the same after the hash as before; any later
+write then moves the change time. A memo only leads to an entry: where its key names none that can be
+read, the file is hashed again and the memo rewritten; one not whole (length, magic, CRC-32) or not
+the current user's is no memo. For the same reason an entry is written only if the file shows the same
+five after it was parsed (by path, after it was hashed) as before, and, written within the margin,
+hashes the same again: judgments read from a file rewritten during the call are not kept under its old
+bytes' key. ``DIVALEVAL_CACHE_STAT=0`` (or ``off``, or empty) hashes every call's bytes and trusts no
+file's times, for filesystems that do not keep them as POSIX says (FAT's family, whose change time is
+its modification time; some FUSE and object-store mounts) and for a file rewritten through a shared
+memory map, whose times may lag the writes.
+
 Where: ``$DIVALEVAL_CACHE`` if set (``0``, ``off`` or empty: no cache), else
 ``$XDG_CACHE_HOME/divaleval``, else ``~/.cache/divaleval``. Each entry is about the size of the arrays
-(a few times smaller than the qrels file); remove the directory to reclaim the space.
+(a few times smaller than the qrels file), each memo 72 bytes; remove the directory to reclaim the space.
+``$DIVALEVAL_CACHE_STAT`` (``0``, ``off`` or empty) turns only the memos off.
 """
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import pickle
 import struct
 import sys
 import threading
+import time
 import weakref
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
+from typing import BinaryIO
 
 from ..io.qrels import read_qrels
 from ..io.source import InputFile, read_input
@@ -55,6 +83,16 @@ HEADER = struct.Struct("<8sQIQI")
 LENGTH = struct.Struct("<Q")
 ALIGN = 64                       # (numpy wants its items aligned; 64 suits any dtype and cache lines)
 HASH_BLOCK = 16 * 1024 * 1024    # the qrels are hashed in blocks of this size, by two threads
+STAT_ENVIRONMENT = "DIVALEVAL_CACHE_STAT"  # (OFF: hash every call's bytes; not in _code_key: entries are the same)
+# A memo (files/DEVICE-INODE): magic, the file's device, inode, size, modification and change times (ns), the
+# key its bytes hashed to (20 bytes); then the CRC-32 of all that.
+MEMO = struct.Struct("<8sQQQqq20s")
+MEMO_MAGIC = b"DIVSTAT\x01"
+CRC = struct.Struct("<I")
+# How long before a call a file's times must lie for its memo to be recorded: timestamps as coarse as 1 s (ext3,
+# HFS+, some network filesystems) or 2 s (FAT), plus a file server's clock a second behind ours.
+MARGIN_NS = 3_000_000_000
+_clock = time.time_ns  # (a module global, so that tests can let time pass)
 
 
 @dataclass(frozen=True)
@@ -63,6 +101,16 @@ class Entry:
 
     path: Path
     held: frozenset | None
+
+
+@dataclass(frozen=True)
+class DiskFile:
+    """A regular file read where it lies, as opened before it was hashed (what the stat memo needs)."""
+
+    path: str
+    handle: BinaryIO
+    signature: tuple[int, int, int, int, int]  # device, inode, size, modification and change times (ns)
+    settled: bool  # both times at least MARGIN_NS before the call: see _open_file
 
 
 # The entry of each qrels object loaded through the cache (weakly: the object's lifetime bounds it).
@@ -86,19 +134,124 @@ def load_qrels(source: str | InputFile) -> Qrels:
         source = read_input(source)
     if directory is None:
         return build_qrels(read_qrels(source))
-    path = directory / f"{_content_key(source)}-{_code_key()}.qrels"
-    qrels = _read_entry(path)
-    if qrels is not None:
-        # The same bytes may lie under another name: messages name this one (the forms at a --rel-min too).
-        for held in [qrels, *qrels.cache.values()]:
-            if isinstance(held, Qrels):
-                held.name = source.name
-        _entries[qrels] = Entry(path, _derived(qrels))
+    code = _code_key()
+    file = _open_file(source)
+    try:
+        if file is None:
+            key = _content_key(source)
+        else:
+            remembered = _recall(directory, file.signature)
+            if remembered is not None:
+                path = _entry_path(directory, remembered, code)
+                qrels = _read_entry(path)
+                if qrels is not None:
+                    return _taken(qrels, path, source)
+            # No memo, or its key names no entry (the file is about to be read anyway): hashed and the memo made again,
+            # so that a memo is only ever a way to an entry that exists, which bounds what a wrong one could do.
+            key = _file_key(file.handle)
+            if (key != remembered and file.settled
+                    and _signature(os.fstat(file.handle.fileno())) == file.signature):  # (unchanged while hashed)
+                _remember(directory, file.signature, key)
+        path = _entry_path(directory, key, code)
+        qrels = _read_entry(path)
+        if qrels is not None:
+            return _taken(qrels, path, source)
+        qrels = build_qrels(read_qrels(source))
+        if file is None or _parsed_as_hashed(file, key):
+            _entries[qrels] = Entry(path, None)
+            store(qrels)
         return qrels
-    qrels = build_qrels(read_qrels(source))
-    _entries[qrels] = Entry(path, None)
-    store(qrels)
+    finally:
+        if file is not None:
+            file.handle.close()
+
+
+def _taken(qrels: Qrels, path: Path, source: InputFile) -> Qrels:
+    """Qrels read from their entry, named as this call's input."""
+    # The same bytes may lie under another name: messages name this one (the forms at a --rel-min too).
+    for held in [qrels, *qrels.cache.values()]:
+        if isinstance(held, Qrels):
+            held.name = source.name
+    _entries[qrels] = Entry(path, _derived(qrels))
     return qrels
+
+
+def _entry_path(directory: Path, key: str, code: str) -> Path:
+    return directory / f"{key}-{code}.qrels"
+
+
+def _open_file(source: InputFile) -> DiskFile | None:
+    """The input's file opened, where the stat memo may stand in for hashing its bytes: a regular file read where
+    it lies (a stream's or a decompressed file's copy is hashed, as the decompression costs far more anyway),
+    unless ``DIVALEVAL_CACHE_STAT`` turns the memo off. None otherwise, or where it cannot be opened (its reading
+    says why)."""
+    path = source.on_disk
+    if path is None or os.environ.get(STAT_ENVIRONMENT, "1").strip().lower() in OFF:
+        return None
+    now = _clock()  # (before the file's times are taken: a write after this reads as later than the margin)
+    try:
+        # Opened, then fstat: the times are those of the file whose bytes are hashed (and NFS checks them at open).
+        handle = open(path, "rb", buffering=0)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(handle.fileno())
+    except OSError:
+        status = None
+    if status is None or not S_ISREG(status.st_mode):
+        handle.close()
+        return None
+    # A timestamp is only as fine as its filesystem's clock: a write in the same tick as the times seen here would
+    # leave them as they are. A file whose times are MARGIN_NS old at least ("settled") has no write in that tick
+    # still to come, so any later write moves its change time; one written just now ("racily clean", in git's
+    # words) may still be rewritten unseen, and its memo is not recorded.
+    settled = max(status.st_mtime_ns, status.st_ctime_ns) < now - MARGIN_NS
+    return DiskFile(path, handle, _signature(status), settled)
+
+
+def _signature(status: os.stat_result) -> tuple[int, int, int, int, int]:
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns
+
+
+def _memo_path(directory: Path, signature: tuple[int, ...]) -> Path:
+    return directory / "files" / f"{signature[0]}-{signature[1]}"
+
+
+def _recall(directory: Path, signature: tuple[int, int, int, int, int]) -> str | None:
+    """The key of the file's memo, if the memo is ours, whole and of this very signature; else None."""
+    try:
+        with open(_memo_path(directory, signature), "rb", buffering=0) as handle:
+            if os.fstat(handle.fileno()).st_uid != os.getuid():
+                return None  # (someone else's memo could point us at an entry of other bytes)
+            data = handle.read(MEMO.size + CRC.size + 1)
+    except (OSError, AttributeError):  # (no os.getuid on Windows)
+        return None
+    if len(data) != MEMO.size + CRC.size or CRC.unpack_from(data, MEMO.size)[0] != zlib.crc32(data[:MEMO.size]):
+        return None
+    magic, *fields, digest = MEMO.unpack_from(data)
+    return digest.hex() if magic == MEMO_MAGIC and tuple(fields) == signature else None
+
+
+def _remember(directory: Path, signature: tuple[int, int, int, int, int], key: str) -> None:
+    """Record the file's memo (nothing where the directory cannot be written)."""
+    try:
+        memo = MEMO.pack(MEMO_MAGIC, *signature, bytes.fromhex(key))
+    except (struct.error, ValueError):
+        return
+    _write_file(_memo_path(directory, signature), [memo, CRC.pack(zlib.crc32(memo))])
+
+
+def _parsed_as_hashed(file: DiskFile, key: str) -> bool:
+    """Whether the bytes just parsed (read again, by path) are those hashed, so that an entry may be written: the
+    path still names the file opened, with the same signature (no write since it was opened, bar one in the same
+    timestamp tick), and a file not settled hashes the same again (that tick's write). A file rewritten during
+    the call gets no entry: its new judgments must not be kept under its old bytes' key."""
+    try:
+        if _signature(os.stat(file.path)) != file.signature:
+            return False
+    except OSError:
+        return False
+    return file.settled or _file_key(file.handle) == key
 
 
 def store(qrels: Qrels) -> None:
@@ -113,28 +266,41 @@ def store(qrels: Qrels) -> None:
 
 
 def _content_key(source: InputFile) -> str:
-    """SHA-256 of the input's bytes (two halves hashed by two threads: hashlib lets go of the GIL), hex."""
+    """The key of the input's bytes: see :func:`_digest`."""
     with source.mapped() as data:
-        size = len(data)
-        view = memoryview(data)
-        try:
-            blocks = [view[start:start + HASH_BLOCK] for start in range(0, len(view), HASH_BLOCK)] or [view]
-            half = (len(blocks) + 1) // 2
-            digests = [b"", b""]
+        return _digest(data)
 
-            def hash_part(part: int, chosen: list) -> None:
-                digest = hashlib.sha256()
-                for block in chosen:
-                    digest.update(block)
-                digests[part] = digest.digest()
 
-            helper = threading.Thread(target=hash_part, args=(1, blocks[half:]))
-            helper.start()
-            hash_part(0, blocks[:half])
-            helper.join()
-            del blocks
-        finally:
-            view.release()
+def _file_key(handle: BinaryIO) -> str:
+    """The key of an open regular file's bytes (mapped, not copied): the same as :func:`_content_key`'s."""
+    if os.fstat(handle.fileno()).st_size == 0:
+        return _digest(b"")  # (an empty file cannot be mapped)
+    with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        return _digest(mapped)
+
+
+def _digest(data: bytes | mmap.mmap) -> str:
+    """SHA-256 of the bytes (two halves hashed by two threads: hashlib lets go of the GIL), hex."""
+    size = len(data)
+    view = memoryview(data)
+    try:
+        blocks = [view[start:start + HASH_BLOCK] for start in range(0, len(view), HASH_BLOCK)] or [view]
+        half = (len(blocks) + 1) // 2
+        digests = [b"", b""]
+
+        def hash_part(part: int, chosen: list) -> None:
+            digest = hashlib.sha256()
+            for block in chosen:
+                digest.update(block)
+            digests[part] = digest.digest()
+
+        helper = threading.Thread(target=hash_part, args=(1, blocks[half:]))
+        helper.start()
+        hash_part(0, blocks[:half])
+        helper.join()
+        del blocks
+    finally:
+        view.release()
     return hashlib.sha256(b"%d:" % size + digests[0] + digests[1]).hexdigest()[:40]
 
 
@@ -239,6 +405,12 @@ def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
     for part in parts:
         crc = zlib.crc32(part, crc)
     header = HEADER.pack(MAGIC, at - HEADER.size, crc, len(payload), len(buffers))
+    return held if _write_file(path, [header, *parts]) else None
+
+
+def _write_file(path: Path, parts: list) -> bool:
+    """Write a file whole: a temporary file renamed over ``path``, so that readers see it whole or not at all.
+    False where it could not be written (a read-only or full directory)."""
     import tempfile  # (only to write: 5 ms of imports a call otherwise)
 
     try:
@@ -246,7 +418,6 @@ def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:
-                out.write(header)
                 for part in parts:
                     out.write(part)
             os.replace(temporary, path)
@@ -254,8 +425,8 @@ def _write_entry(path: Path, qrels: Qrels) -> frozenset | None:
             os.unlink(temporary)
             raise
     except OSError:
-        return None
-    return held
+        return False
+    return True
 
 
 def _aligned(offset: int) -> int:
