@@ -10,6 +10,13 @@ every figure is a ratio against a reference timed in the same run, so that a loa
   qrels (divaleval/model/stored.py; its first call, which fills it, timed apart) against 50 calls of
   ndeval -O2 (target: at least 5x faster), with the output checked identical to one call on every run.
 
+The divaleval timed is the one a user installs: this tree installed by pip (not editable, no extras) into
+a venv of its own beside the results (made once; the package reinstalled at each bench, without its
+dependencies). The development venv's editable install and test extras cost every call more than any user
+pays (the editable finder's imports in ``site``; pyarrow importing cloudpickle, which Dask brings, and
+logging with it: about 20 ms together): one row times its 50 calls too. Where pip cannot install (no
+index), every row times the development venv, and says so.
+
 Short commands are timed several times and their median taken. Run alone:
 ``python bench/startup.py QRELS RUN...`` (no ndeval, only divaleval's figures).
 """
@@ -63,6 +70,30 @@ def calls_of_one_run(argv: list, qrels: Path, runs: list[Path], out: Path, env: 
     return total
 
 
+def installed_divaleval(out: Path) -> Path | None:
+    """The bin directory of a venv holding this tree as pip installs it for a user (see the module's docstring),
+    or None where it cannot be made."""
+    venv, source = out / "installed-venv", out / "installed-source"
+    python = venv / "bin" / "python"
+    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-cache-dir"]
+    shutil.rmtree(source, ignore_errors=True)
+    source.mkdir(parents=True)
+    for name in ("divaleval", "pyproject.toml", "setup.py", "README.md"):
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy2
+        copy(ROOT / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__", "*.so", "*.pyd")}
+                                            if (ROOT / name).is_dir() else {}))
+    steps = [] if python.exists() else [[sys.executable, "-m", "venv", str(venv)], [*pip, str(source)]]
+    steps.append([*pip, "--force-reinstall", "--no-deps", str(source)])  # (this tree's code, compiled by pip)
+    for step in steps:
+        done = subprocess.run(step, capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"  (the installed divaleval could not be made: {' '.join(step[:4])}... failed; "
+                  f"the development venv is timed instead)\n{done.stderr[-400:]}")
+            shutil.rmtree(venv, ignore_errors=True)
+            return None
+    return venv / "bin"
+
+
 def bench_startup(qrels: Path, runs: list[Path], results: Path, ndeval: list[str] | None,
                   ndeval_calls: float | None, whole: Path | None) -> list[tuple[str, bool]]:
     """Print the section's table; return its targets (text, met).
@@ -70,12 +101,16 @@ def bench_startup(qrels: Path, runs: list[Path], results: Path, ndeval: list[str
     ndeval: the ndeval -O2 command, or None; ndeval_calls: the seconds its one call per run took on
     ``runs`` (bench.py times it), or None; whole: divaleval's output for every run in one call, which the
     calls of one run each must reproduce (without the header each call repeats)."""
-    divaleval = BIN / "divaleval"
+    user_bin = installed_divaleval(results)
+    bin_timed = user_bin or BIN
+    print(f"  divaleval timed: {'as installed by pip (' + str(user_bin.parent) + ')' if user_bin else 'the development venv'}")
+    divaleval = bin_timed / "divaleval"
+    interpreter = bin_timed / "python"
     off = with_cache("0")
     cache = results / "qrels-cache"
     shutil.rmtree(cache, ignore_errors=True)
-    python = median_seconds([sys.executable, "-c", "pass"])
-    numpy = median_seconds([sys.executable, "-c", "import numpy"])
+    python = median_seconds([interpreter, "-c", "pass"])
+    numpy = median_seconds([interpreter, "-c", "import numpy"])
     version = median_seconds([divaleval, "--version"])
     help_text = median_seconds([divaleval, "--help"])
     sample = median_seconds([divaleval, ROOT / "sample_data" / "qrels.txt", ROOT / "sample_data" / "runs" / "bm25.txt"],
@@ -114,6 +149,14 @@ def bench_startup(qrels: Path, runs: list[Path], results: Path, ndeval: list[str
     rows += [("divaleval, first call (fills the cache)", seconds_first),
              (f"divaleval, {len(runs)} calls of 1 run, cache warm", seconds_calls),
              (f"divaleval, {len(runs)} calls of 1 run, no cache (3 timed, scaled)", off_calls)]
+    if user_bin is not None:
+        development_cache = results / "qrels-cache-development"
+        shutil.rmtree(development_cache, ignore_errors=True)
+        calls_of_one_run([BIN / "divaleval"], qrels, runs[:1], results / "startup.development.first.out",
+                         with_cache(development_cache))
+        development = calls_of_one_run([BIN / "divaleval"], qrels, runs, results / "startup.development.out",
+                                       with_cache(development_cache))
+        rows.append(("  the same from the development venv (editable, test extras)", development))
     if ndeval_calls:
         rows.append((f"ndeval -O2, {len(runs)} calls of 1 run", ndeval_calls))
         targets.append((f"{len(runs)} calls of one run at least 5x faster than {len(runs)} ndeval -O2 calls "

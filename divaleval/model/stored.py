@@ -54,7 +54,6 @@ Where: ``$DIVALEVAL_CACHE`` if set (``0``, ``off`` or empty: no cache), else
 """
 from __future__ import annotations
 
-import hashlib
 import mmap
 import os
 import pickle
@@ -281,6 +280,8 @@ def _file_key(handle: BinaryIO) -> str:
 
 def _digest(data: bytes | mmap.mmap) -> str:
     """SHA-256 of the bytes (two halves hashed by two threads: hashlib lets go of the GIL), hex."""
+    import hashlib  # (where hashing is done: OpenSSL's load is 4 ms of a call with the cache off)
+
     size = len(data)
     view = memoryview(data)
     try:
@@ -330,6 +331,8 @@ def _code_key() -> str:
                     elif item.name.endswith((".py", ".so", ".pyd", ".c", ".h")):
                         stat = item.stat()
                         parts.append(f"{item.path} {stat.st_size} {stat.st_mtime_ns}")
+        import hashlib  # (see _digest)
+
         _code = hashlib.sha256("\n".join(sorted(parts)).encode()).hexdigest()[:16]
     return _code
 
