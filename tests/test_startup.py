@@ -162,3 +162,12 @@ def test_commands_without_linear_algebra_start_numpy_with_one_blas_thread(comman
             monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
         done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, check=False)
         assert done.stderr.splitlines()[-1] == f"{expected} True"
+
+
+@pytest.mark.parametrize("command", ["ndeval", "gdeval", "trec_eval"])
+def test_drop_ins_call_arrow_without_pyarrow_compute(command):
+    """The drop-ins are called once a run, as the tools they stand in for: no pyarrow.compute (35-45 ms) nor
+    pandas for a plain call."""
+    heavy, printed = imported_by(command, "tests/data/gdeval/qrels.txt", "tests/data/gdeval/run.txt",
+                                 watched=("pyarrow.compute", "pandas"))
+    assert heavy == [] and printed

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ...arrays import arrow_of, numpy_of
+# Arrow's functions are called by name (divaleval/arrays.py's arrow_call): pyarrow.compute is 35-45 ms to import.
+from ...arrays import arrow_call, arrow_cast, arrow_of, arrow_options, arrow_take, dictionary_encoded, numpy_of
 from ...errors import InputError
 from ...io.lines import Dialect, Fields, binary_column, split_block
 from ...io.source import read_input
@@ -48,9 +48,14 @@ def _texts(text: bytes, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer(offsets), pa.py_buffer(text * n)])
 
 
+def _matching(texts: pa.Array, pattern: str) -> pa.Array:
+    """Whether each text matches the regular expression ``pattern`` (Arrow's match_substring_regex)."""
+    return arrow_call("match_substring_regex", texts, options=arrow_options("MatchSubstringOptions", pattern))
+
+
 def _joined(topics: pa.Array, docnos: pa.Array) -> pa.Array:
     """The "topic:docno" key of each line."""
-    return pc.binary_join_element_wise(topics, docnos, _texts(b":", len(topics)))
+    return arrow_call("binary_join_element_wise", topics, docnos, _texts(b":", len(topics)))
 
 
 @dataclass
@@ -126,7 +131,7 @@ def _digits(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarra
     """Whether each field is one or more ASCII digits."""
     short = _short(data, starts, ends)
     if short is None:
-        return numpy_of(pc.match_substring_regex(binary_column(data, starts, ends), "^[0-9]+$"))
+        return numpy_of(_matching(binary_column(data, starts, ends), "^[0-9]+$"))
     matrix, inside = short
     return ((matrix - np.uint8(ord("0")) <= np.uint8(9)) | ~inside).all(axis=0)
 
@@ -156,7 +161,7 @@ def _topics(lines: Lines) -> pa.Array:
 def _numeric_order(topics: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """Each topic's place among the numbers the topics are (equal numbers, equal places), and the topics
     as strings (all digits: lines checked)."""
-    encoded = pc.dictionary_encode(topics)
+    encoded = dictionary_encoded(topics)
     spelt = np.array([text.decode("ascii") for text in encoded.dictionary.to_pylist()], dtype=object)
     numbers = [int(text) for text in spelt]
     places = {number: place for place, number in enumerate(sorted(set(numbers)))}
@@ -180,7 +185,8 @@ class Judgments:
 
     def grades_of(self, keys: pa.Array) -> np.ndarray:
         """The grade of each "topic:docno" (0 where it has none)."""
-        index = numpy_of(pc.index_in(keys, value_set=self.keys), null=-1)
+        index = numpy_of(arrow_call("index_in", keys, options=arrow_options("SetLookupOptions", value_set=self.keys)),
+                         null=-1)
         found = index >= 0
         grades = np.zeros(len(keys), dtype=np.int64)
         grades[found] = self.grades[index[found]]
@@ -206,9 +212,10 @@ def read_qrels(path: str) -> Judgments:
     odd = np.flatnonzero(~lines.equal(1, b"0"))
     lines.refuse(odd[[perl_number(zero[int(row)].as_py()) != 0 for row in odd]] if len(odd) else odd)
     texts = lines.column(3)
-    small = numpy_of(pc.match_substring_regex(texts, SMALL_INTEGER))
+    small = numpy_of(_matching(texts, SMALL_INTEGER))
     grades = np.zeros(len(texts), dtype=np.int64)
-    grades[small] = numpy_of(pc.cast(pc.cast(texts.take(arrow_of(np.flatnonzero(small))), pa.string()), pa.int64()))
+    grades[small] = numpy_of(arrow_cast(arrow_cast(arrow_take(texts, arrow_of(np.flatnonzero(small))), pa.string()),
+                                        pa.int64()))
     for row in np.flatnonzero(~small):  # other than -?[0-9]+ (refused), or long (zeros in front?)
         text = texts[int(row)].as_py()
         grades[row] = max(min(int(text), MAX_GRADE + 1), -1) if _INTEGER.fullmatch(text) else MAX_GRADE + 1
@@ -218,10 +225,10 @@ def read_qrels(path: str) -> Judgments:
     relevant = np.flatnonzero(grades > 0)
     if not len(relevant):
         return judgments
-    place, spelt = _numeric_order(topics.take(arrow_of(relevant)))
+    place, spelt = _numeric_order(arrow_take(topics, arrow_of(relevant)))
     grades = grades[relevant]
-    keys = _joined(topics.take(arrow_of(relevant)), lines.column(2).take(arrow_of(relevant)))
-    encoded = pc.dictionary_encode(keys)  # (not a table's group_by: it imports pyarrow.dataset, and pandas)
+    keys = _joined(arrow_take(topics, arrow_of(relevant)), arrow_take(lines.column(2), arrow_of(relevant)))
+    encoded = dictionary_encoded(keys)  # (not a table's group_by: it imports pyarrow.dataset, and pandas)
     judgments.keys, judgments.grades = encoded.dictionary, np.full(len(encoded.dictionary), MAX_GRADE, np.int64)
     np.minimum.at(judgments.grades, numpy_of(encoded.indices), grades)
     judgments.topics = set(spelt.tolist())
@@ -253,7 +260,7 @@ class Run:
     def keys_at(self, rows: np.ndarray) -> pa.Array:
         """"topic:docno" of the lines at ``rows`` of gdeval.pl's order (only those: a topic's first k)."""
         lines = arrow_of(self.order[rows])
-        return _joined(self.topic_texts.take(lines), self.docnos.take(lines))
+        return _joined(arrow_take(self.topic_texts, lines), arrow_take(self.docnos, lines))
 
 
 def read_run(path: str) -> Run:
@@ -302,7 +309,8 @@ def _order(place: np.ndarray, scores: np.ndarray, docnos: pa.Array) -> np.ndarra
     tied = np.flatnonzero(np.r_[tie, False] | np.r_[False, tie])  # places in ``order`` of lines in a tie
     group = np.cumsum(np.r_[True, ~tie])[tied]
     rows = order[tied]
-    descending = numpy_of(pc.array_sort_indices(docnos.take(arrow_of(rows)), order="descending"))  # stable
+    descending = numpy_of(arrow_call("array_sort_indices", arrow_take(docnos, arrow_of(rows)),  # (stable)
+                                     options=arrow_options("ArraySortOptions", order="descending")))
     rank = np.empty(len(rows), dtype=np.int64)
     rank[descending] = np.arange(len(rows))
     order[tied] = rows[np.lexsort((rank, group))]
@@ -332,10 +340,10 @@ def _scores(lines: Lines) -> np.ndarray:
     plain = _decimals(lines.fields.data, *lines.bounds(4))
     if not plain.all():
         rest = np.flatnonzero(~plain)
-        plain[rest] = numpy_of(pc.match_substring_regex(texts.take(arrow_of(rest)), PLAIN_DECIMAL))
+        plain[rest] = numpy_of(_matching(arrow_take(texts, arrow_of(rest)), PLAIN_DECIMAL))
     scores = np.zeros(len(texts))
-    scores[plain] = numpy_of(pc.cast(texts if plain.all() else texts.take(arrow_of(np.flatnonzero(plain))),
-                                     pa.float64()))
+    scores[plain] = numpy_of(arrow_cast(texts if plain.all() else arrow_take(texts, arrow_of(np.flatnonzero(plain))),
+                                        pa.float64()))
     others = {int(row): perl_number(texts[int(row)].as_py()) for row in np.flatnonzero(~plain)}
     for row, value in others.items():
         if isinstance(value, float) and math.isnan(value):
