@@ -478,9 +478,10 @@ def test_random_blocks_split_alike(block, space):
 
 
 def test_qrels_blocks_are_split_by_the_kernel(tmp_path):
-    """read_qrels (as every reader of io/table) reaches the kernel, and reads the same without it."""
+    """read_qrels (as every reader of io/table) reaches the kernel, and reads the same without it. (Two spaces
+    between fields: plain qrels are split whole by split_qrels, tests/test_native_qrels.py; these go to io/table.)"""
     path = tmp_path / "qrels.txt"
-    path.write_bytes(b"".join(b"%d %d doc-%d %d\n" % (t, i, d, (t + d) % 3) for t in range(3) for i in range(2)
+    path.write_bytes(b"".join(b"%d  %d  doc-%d  %d\n" % (t, i, d, (t + d) % 3) for t in range(3) for i in range(2)
                               for d in range(50)))
     tables, answers = [], []
 

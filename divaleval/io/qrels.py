@@ -11,10 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 
+from ..arrays import dictionary_encoded, numpy_of
 from ..errors import InputError
+from ..native import split_qrels
 from .source import InputFile, read_input
-from .table import DOCID, ID, LEVEL, Factor, Lines, integer_array, memory_lines, read_columns
+from .table import DOCID, ID, LEVEL, Factor, Lines, RowLines, decode, integer_array, memory_lines, read_columns
 
 QRELS_LAYOUT = "topic intent docno judgment"
 ADHOC_LAYOUT = "topic docno L<k> (NTCIR ad hoc)"
@@ -59,10 +62,30 @@ def read_qrels(source: str | InputFile) -> QrelsTable:
         topic, docno, level = columns.fields
         intent = Factor.single(ADHOC_INTENT, len(level))
     else:
+        plain = _read_plain_qrels(source)
+        if plain is not None:
+            return _checked(plain, "qrels file")
         columns = read_columns(source, [ID, ID, DOCID, LEVEL], names=["topic", "intent", "docno", "judgment"],
                                layout=QRELS_LAYOUT)
         topic, intent, docno, level = columns.fields
     return _checked(QrelsTable(source.name, topic, intent, docno, level, columns.lines), "qrels file")
+
+
+def _read_plain_qrels(source: InputFile) -> QrelsTable | None:
+    """Intentwise qrels split by the compiled kernel (divaleval/native), or None where it is not taken or declines
+    the file (anything but one space or one tab between four fields, judgments that are not plain integers or
+    NTCIR levels within range): then :func:`read_columns` reads it, and names the line of any problem. Both give
+    the same table (tests/test_native_kernels.py)."""
+    split = split_qrels(source.mapped)
+    if split is None:
+        return None
+    docnos = pa.Array.from_buffers(pa.binary(), split.rows,
+                                   [None, pa.py_buffer(split.docno_offsets), pa.py_buffer(split.docno_bytes)])
+    encoded = dictionary_encoded(docnos)  # (first-seen order, as the reader's blocks unified give it)
+    labels = [np.array([decode(label) for label in texts], dtype=object)
+              for texts in (split.topic_labels, split.intent_labels)]
+    return QrelsTable(source.name, Factor(split.topic_codes, labels[0]), Factor(split.intent_codes, labels[1]),
+                      Factor(numpy_of(encoded.indices), encoded.dictionary), split.level, RowLines(split.rows))
 
 
 def _checked(table: QrelsTable, what: str) -> QrelsTable:

@@ -14,7 +14,7 @@ divaleval calls these functions on plain arrays:
   (native/hits.py): the (hit, intent) pairs of a ranking's hits, each hit's sum over
   its pairs, the pairs grouped by (topic, intent), and running sums within those
   groups, by the kernel where it is taken, else by its numpy twin beside it.
-* :func:`split_fields`, :func:`split_run`, :func:`match_keys`, :func:`fixed_rows`
+* :func:`split_fields`, :func:`split_run`, :func:`split_qrels`, :func:`match_keys`, :func:`fixed_rows`
   (native/text.py): the kernel's answer, or None where it is not taken or
   declines; the caller's own path (io/lines's numpy splitter, io/table's reader,
   model/text_keys.py's numpy table, output's printf) then gives the same, and
@@ -23,14 +23,14 @@ divaleval calls these functions on plain arrays:
 A kernel either gives what its twin gives, value for value, or declines: only
 the plain case is taken. Each is looked up by name (native/compiled.py), so any
 one can be dropped alone and only its speed is lost. tests/test_native_kernels.py
-holds every kernel to its twin.
+(split_qrels: tests/test_native_qrels.py) holds every kernel to its twin.
 """
 from __future__ import annotations
 
 from .compiled import ENVIRONMENT, built, in_use, kernel, kernels
 from .hits import PairLayout, Passes, hit_pairs, pair_layout, pair_passes, pair_running_sums, pair_sums
 from .sums import blended_ratio, err_probability, masked_row_sums, p_plus_parts
-from .text import KeyArrays, SplitRun, fixed_rows, match_keys, split_fields, split_run
+from .text import KeyArrays, SplitQrels, SplitRun, fixed_rows, match_keys, split_fields, split_qrels, split_run
 
-__all__ = ["ENVIRONMENT", "KeyArrays", "PairLayout", "Passes", "SplitRun", "blended_ratio", "built", "err_probability", "fixed_rows", "hit_pairs", "in_use", "kernel", "kernels", "masked_row_sums",
-           "match_keys", "p_plus_parts", "pair_layout", "pair_passes", "pair_running_sums", "pair_sums", "split_fields", "split_run"]
+__all__ = ["ENVIRONMENT", "KeyArrays", "PairLayout", "Passes", "SplitQrels", "SplitRun", "blended_ratio", "built", "err_probability", "fixed_rows", "hit_pairs", "in_use", "kernel", "kernels", "masked_row_sums",
+           "match_keys", "p_plus_parts", "pair_layout", "pair_passes", "pair_running_sums", "pair_sums", "split_fields", "split_qrels", "split_run"]

@@ -47,6 +47,8 @@ static inline int holds(Py_ssize_t len, Py_ssize_t rows, Py_ssize_t width, Py_ss
 void parse_init(void);
 extern const char split_run_doc[];
 PyObject *split_run(PyObject *self, PyObject *args);
+extern const char split_qrels_doc[];
+PyObject *split_qrels(PyObject *self, PyObject *args);
 
 /* lines.c */
 extern const char split_fields_doc[];

@@ -4,6 +4,7 @@
 
 static PyMethodDef methods[] = {
     {"split_run", split_run, METH_VARARGS, split_run_doc},
+    {"split_qrels", split_qrels, METH_VARARGS, split_qrels_doc},
     {"split_fields", split_fields, METH_VARARGS, split_fields_doc},
     {"match_keys", match_keys, METH_VARARGS, match_keys_doc},
     {"fixed_rows", fixed_rows, METH_VARARGS, fixed_rows_doc},

@@ -284,54 +284,82 @@ static inline const unsigned char *field_end(const unsigned char *p, const unsig
     }
 }
 
+/* The kinds of bytes a line is split on: `separator` (a space or a tab) between fields, the newline after the
+ * last; any other whitespace makes the kernel decline. */
+static void byte_kinds(unsigned char kind[256], unsigned char separator) {
+    memset(kind, ORDINARY, 256);
+    kind[' '] = kind['\t'] = kind['\v'] = kind['\f'] = kind['\r'] = OTHER_SPACE;
+    kind[separator] = SEPARATOR;
+    kind['\n'] = NEWLINE;
+}
+
+/* The fields of the line at *p (its first `width` kept in field/length), *p moved past its newline; how many
+ * fields it has, or -1 to decline (an empty field: a blank line, or separators side by side; other whitespace). */
+static Py_ssize_t line_fields(const unsigned char **at, const unsigned char *end, const unsigned char *kind,
+                              const unsigned char **field, Py_ssize_t *length, int width) {
+    const unsigned char *p = *at;
+    Py_ssize_t fields = 0;
+    for (;;) {
+        const unsigned char *start = p;
+        p = field_end(p, end, kind);
+        if (p == start) return -1;
+        if (fields < width) {
+            field[fields] = start;
+            length[fields] = p - start;
+        }
+        fields++;
+        if (p == end) break;
+        if (kind[*p] == SEPARATOR) {
+            p++;
+            continue;
+        }
+        if (kind[*p] == NEWLINE) {
+            p++;
+            break;
+        }
+        return -1;
+    }
+    *at = p;
+    return fields;
+}
+
+/* The code of a line's label in `map`, the line before's (*last) looked at first: files list a topic's lines
+ * together. -1 when out of memory or codes. */
+static inline int32_t line_code(TopicMap *map, int32_t *last, const unsigned char *label, Py_ssize_t n) {
+    if (*last < 0 || map->length[*last] != n || !same_bytes(label, map->text + map->start[*last], n))
+        *last = topic_code(map, label, n);
+    return *last;
+}
+
+/* A text appended to the buffers of an Arrow binary array (its offset at *offset, *bytes used so far); -1 when
+ * the offsets would pass 32 bits. */
+static inline int append_text(int32_t *offset, unsigned char *data, Py_ssize_t *bytes, const unsigned char *text,
+                              Py_ssize_t n) {
+    if (*bytes + n > INT32_MAX) return -1;
+    *offset = (int32_t)*bytes;
+    memcpy(data + *bytes, text, (size_t)n);
+    *bytes += n;
+    return 0;
+}
+
 /* Every line "topic Q0 docno rank score runtag[ more...]", fields separated by one `separator`, no other
  * whitespace, no empty line; 0 if so (filling `out`, rows at most `room`), -1 to decline. */
 static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char separator, Py_ssize_t room,
                        Split *out, Behind *behind) {
-    unsigned char kind[256] = {0};
-    kind[' '] = kind['\t'] = kind['\v'] = kind['\f'] = kind['\r'] = OTHER_SPACE;
-    kind[separator] = SEPARATOR;
-    kind['\n'] = NEWLINE;
+    unsigned char kind[256];
+    byte_kinds(kind, separator);
     const unsigned char *p = data, *end = data + size;
     Py_ssize_t rows = 0, bytes = 0;
     int32_t last_code = -1;
     while (p < end) {
         const unsigned char *field[WIDTH];
         Py_ssize_t length[WIDTH];
-        int fields = 0;
         if (rows == room) return -1;
-        for (;;) {
-            const unsigned char *start = p;
-            p = field_end(p, end, kind);
-            if (p == start) return -1;  /* an empty field: a blank line, or separators side by side */
-            if (fields < WIDTH) {
-                field[fields] = start;
-                length[fields] = p - start;
-            }
-            fields++;
-            if (p == end) break;
-            if (kind[*p] == SEPARATOR) {
-                p++;
-                continue;
-            }
-            if (kind[*p] == NEWLINE) {
-                p++;
-                break;
-            }
-            return -1;  /* other whitespace */
-        }
+        Py_ssize_t fields = line_fields(&p, end, kind, field, length, WIDTH);
         if (fields < WIDTH) return -1;
         if (fields > WIDTH) out->extra_fields = 1;
-        if (last_code < 0 || out->topics.length[last_code] != length[0] ||
-            !same_bytes(field[0], out->topics.text + out->topics.start[last_code], length[0])) {
-            last_code = topic_code(&out->topics, field[0], length[0]);
-            if (last_code < 0) return -1;
-        }
-        out->topic[rows] = last_code;
-        if (bytes + length[2] > INT32_MAX) return -1;
-        out->docno_offsets[rows] = (int32_t)bytes;
-        memcpy(out->docno_data + bytes, field[2], (size_t)length[2]);
-        bytes += length[2];
+        if ((out->topic[rows] = line_code(&out->topics, &last_code, field[0], length[0])) < 0) return -1;
+        if (append_text(out->docno_offsets + rows, out->docno_data, &bytes, field[2], length[2]) < 0) return -1;
         int64_t rank;
         if (read_integer(field[3], field[3] + length[3], &rank) < 0) return -1;
         out->rank[rows] = rank;
@@ -378,6 +406,28 @@ static PyObject *resized(PyObject *array, Py_ssize_t size) {
     return array;
 }
 
+/* The labels of `map` as a list of bytes, in code order; NULL with an exception set. */
+static PyObject *label_list(const TopicMap *map) {
+    PyObject *labels = PyList_New(map->count);
+    if (!labels) return NULL;
+    for (Py_ssize_t j = 0; j < map->count; j++) {
+        PyObject *label = PyBytes_FromStringAndSize((const char *)map->text + map->start[j], map->length[j]);
+        if (!label) {
+            Py_DECREF(labels);
+            return NULL;
+        }
+        PyList_SET_ITEM(labels, j, label);
+    }
+    return labels;
+}
+
+/* The separator of a file's first line, or 0 where the kernels decline the file at once: neither or both of a
+ * space and a tab on it, a byte order mark, 2 GiB or more. */
+static unsigned char plain_separator(const unsigned char *data, Py_ssize_t size) {
+    if (!size || size >= INT32_MAX || (size >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)) return 0;
+    return first_separator(data, size);
+}
+
 KERNEL_DOC(split_run_doc,
 "split_run(data, mapped=False) -> tuple | None\n\n"
 "A run file's bytes split into columns, or None where the file is not in the plain form this kernel\n"
@@ -396,8 +446,8 @@ PyObject *split_run(PyObject *self, PyObject *args) {
     PyObject *topic = NULL, *offsets = NULL, *docnos = NULL, *ranks = NULL, *scores = NULL, *result = NULL;
     Split split;
     memset(&split, 0, sizeof split);
-    unsigned char separator = size ? first_separator(data, size) : 0;
-    if (!separator || size >= INT32_MAX || (size >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0)) goto decline;
+    unsigned char separator = plain_separator(data, size);
+    if (!separator) goto decline;
     Py_ssize_t lines;
     /* Only a read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it) is given
      * back: a copy-on-write or anonymous mapping would lose what was written in it. */
@@ -428,17 +478,8 @@ PyObject *split_run(PyObject *self, PyObject *args) {
     if (!(docnos = resized(docnos, split.docno_bytes))) goto fail;
     if (!(ranks = resized(ranks, rows * (Py_ssize_t)sizeof(int64_t)))) goto fail;
     if (!(scores = resized(scores, rows * (Py_ssize_t)sizeof(double)))) goto fail;
-    PyObject *labels = PyList_New(split.topics.count);
+    PyObject *labels = label_list(&split.topics);
     if (!labels) goto fail;
-    for (Py_ssize_t j = 0; j < split.topics.count; j++) {
-        PyObject *label = PyBytes_FromStringAndSize((const char *)split.topics.text + split.topics.start[j],
-                                                    split.topics.length[j]);
-        if (!label) {
-            Py_DECREF(labels);
-            goto fail;
-        }
-        PyList_SET_ITEM(labels, j, label);
-    }
     result = Py_BuildValue("(nNNNNNNy#N)", rows, topic, offsets, docnos, ranks, scores, labels,
                            (const char *)split.runtag, split.runtag_length, PyBool_FromLong(split.extra_fields));
     topic = offsets = docnos = ranks = scores = NULL;  /* the tuple holds them (or they were let go) */
@@ -457,6 +498,134 @@ done:
     Py_XDECREF(scores);
     topic_map_free(&split.topics);
     free(split.runtag);
+    PyBuffer_Release(&input);
+    return result;
+}
+
+/* -- splitting intentwise qrels ----------------------------------------------------------------------- */
+
+#define QRELS_WIDTH 4      /* topic intent docno judgment */
+#define LEVEL_LOW (-32768) /* the judgments qrels may hold (io/qrels.py's LEVEL_MIN, LEVEL_MAX) */
+#define LEVEL_HIGH 32767
+
+typedef struct {
+    int32_t *topic, *intent;  /* each line's codes into the labels */
+    int32_t *docno_offsets;   /* (rows + 1) */
+    unsigned char *docno_data;
+    int64_t *level;
+    Py_ssize_t rows, docno_bytes;
+    TopicMap topics, intents;
+} QrelsSplit;
+
+/* A judgment as the qrels reader reads one: [+-]?digits or L digits (an NTCIR level), within LEVEL_LOW ..
+ * LEVEL_HIGH; 0 if read, -1 to decline (the reader then says what is wrong with it). */
+static int read_level(const unsigned char *p, const unsigned char *end, int64_t *out) {
+    int64_t value;
+    if (p < end && *p == 'L') {
+        if (++p == end || !is_digit(*p) || read_integer(p, end, &value) < 0) return -1;  /* (no sign after L) */
+    } else if (read_integer(p, end, &value) < 0) {
+        return -1;
+    }
+    if (value < LEVEL_LOW || value > LEVEL_HIGH) return -1;
+    *out = value;
+    return 0;
+}
+
+/* Every line "topic intent docno judgment", fields separated by one `separator`, no other whitespace, no
+ * empty line, no fifth field; 0 if so (filling `out`, rows at most `room`), -1 to decline. */
+static int split_qrels_lines(const unsigned char *data, Py_ssize_t size, unsigned char separator, Py_ssize_t room,
+                             QrelsSplit *out, Behind *behind) {
+    unsigned char kind[256];
+    byte_kinds(kind, separator);
+    const unsigned char *p = data, *end = data + size;
+    Py_ssize_t rows = 0, bytes = 0;
+    int32_t last_topic = -1, last_intent = -1;
+    while (p < end) {
+        const unsigned char *field[QRELS_WIDTH];
+        Py_ssize_t length[QRELS_WIDTH];
+        if (rows == room) return -1;
+        if (line_fields(&p, end, kind, field, length, QRELS_WIDTH) != QRELS_WIDTH) return -1;
+        if ((out->topic[rows] = line_code(&out->topics, &last_topic, field[0], length[0])) < 0) return -1;
+        if ((out->intent[rows] = line_code(&out->intents, &last_intent, field[1], length[1])) < 0) return -1;
+        if (append_text(out->docno_offsets + rows, out->docno_data, &bytes, field[2], length[2]) < 0) return -1;
+        if (read_level(field[3], field[3] + length[3], &out->level[rows]) < 0) return -1;
+        rows++;
+        release_behind(behind, p - data);
+    }
+    out->docno_offsets[rows] = (int32_t)bytes;
+    out->rows = rows;
+    out->docno_bytes = bytes;
+    return rows ? 0 : -1;
+}
+
+KERNEL_DOC(split_qrels_doc,
+"split_qrels(data, mapped=False) -> tuple | None\n\n"
+"Intentwise qrels' bytes split into columns, or None where the file is not in the plain form this kernel\n"
+"takes (then the Python reader reads it, and names the line of any problem). The tuple: (rows, topic codes\n"
+"int32, intent codes int32, docno offsets int32, docno bytes, judgments int64 -- each a bytearray --, topic\n"
+"labels and intent labels in first-seen order (bytes)). mapped: as split_run's.");
+
+PyObject *split_qrels(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer input;
+    int mapped = 0;
+    if (!PyArg_ParseTuple(args, "y*|p:split_qrels", &input, &mapped)) return NULL;
+    const unsigned char *data = input.buf;
+    Py_ssize_t size = input.len;
+    PyObject *topic = NULL, *intent = NULL, *offsets = NULL, *docnos = NULL, *levels = NULL, *result = NULL;
+    PyObject *topic_labels = NULL, *intent_labels = NULL;
+    QrelsSplit split;
+    memset(&split, 0, sizeof split);
+    unsigned char separator = plain_separator(data, size);
+    if (!separator) goto decline;
+    Behind behind = {mapped && input.readonly && page_aligned(data) ? data : NULL, 0};
+    Py_ssize_t lines;
+    Py_BEGIN_ALLOW_THREADS
+    lines = count_newlines(data, size, &behind) + (data[size - 1] != '\n');
+    Py_END_ALLOW_THREADS
+    behind.released = 0;
+    topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
+    intent = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
+    offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));
+    docnos = PyByteArray_FromStringAndSize(NULL, size);
+    levels = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int64_t));
+    if (!topic || !intent || !offsets || !docnos || !levels) goto fail;
+    split.topic = (int32_t *)PyByteArray_AS_STRING(topic);
+    split.intent = (int32_t *)PyByteArray_AS_STRING(intent);
+    split.docno_offsets = (int32_t *)PyByteArray_AS_STRING(offsets);
+    split.docno_data = (unsigned char *)PyByteArray_AS_STRING(docnos);
+    split.level = (int64_t *)PyByteArray_AS_STRING(levels);
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = split_qrels_lines(data, size, separator, lines, &split, &behind);
+    Py_END_ALLOW_THREADS
+    if (status < 0) goto decline;
+    Py_ssize_t rows = split.rows;
+    if (!(topic = resized(topic, rows * (Py_ssize_t)sizeof(int32_t)))) goto fail;
+    if (!(intent = resized(intent, rows * (Py_ssize_t)sizeof(int32_t)))) goto fail;
+    if (!(offsets = resized(offsets, (rows + 1) * (Py_ssize_t)sizeof(int32_t)))) goto fail;
+    if (!(docnos = resized(docnos, split.docno_bytes))) goto fail;
+    if (!(levels = resized(levels, rows * (Py_ssize_t)sizeof(int64_t)))) goto fail;
+    if (!(topic_labels = label_list(&split.topics)) || !(intent_labels = label_list(&split.intents))) goto fail;
+    result = Py_BuildValue("(nNNNNNNN)", rows, topic, intent, offsets, docnos, levels, topic_labels, intent_labels);
+    topic = intent = offsets = docnos = levels = topic_labels = intent_labels = NULL;  /* the tuple holds them */
+    goto done;
+decline:
+    result = Py_None;
+    Py_INCREF(result);
+    goto done;
+fail:
+    result = NULL;
+done:
+    Py_XDECREF(topic);
+    Py_XDECREF(intent);
+    Py_XDECREF(offsets);
+    Py_XDECREF(docnos);
+    Py_XDECREF(levels);
+    Py_XDECREF(topic_labels);
+    Py_XDECREF(intent_labels);
+    topic_map_free(&split.topics);
+    topic_map_free(&split.intents);
     PyBuffer_Release(&input);
     return result;
 }

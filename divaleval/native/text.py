@@ -1,4 +1,4 @@
-"""The kernels over text: splitting a block of lines into fields, splitting a run file, matching (group,
+"""The kernels over text: splitting a block of lines into fields, splitting a run file or qrels, matching (group,
 text) keys, printing rows of numbers.
 
 Their twins are whole paths of the layers above (io/lines's numpy splitter, the
@@ -60,6 +60,35 @@ def split_run(content: Callable[[], ContextManager]) -> SplitRun | None:
     return SplitRun(rows, np.frombuffer(topic_codes, dtype=np.int32), offsets, docnos,
                     np.frombuffer(ranks, dtype=np.int64), np.frombuffer(scores, dtype=np.float64), labels, runtag,
                     extra_fields)
+
+
+class SplitQrels(NamedTuple):
+    """Intentwise qrels' columns, as split by the kernel."""
+
+    rows: int
+    topic_codes: np.ndarray    # int32: each line's topic, an index into topic_labels
+    intent_codes: np.ndarray   # int32: each line's intent, an index into intent_labels
+    docno_offsets: bytearray   # int32 offsets and bytes: the docnos as the buffers of an Arrow binary array
+    docno_bytes: bytearray
+    level: np.ndarray          # int64, each within the judgments qrels may hold
+    topic_labels: list[bytes]  # in first-seen order
+    intent_labels: list[bytes]
+
+
+def split_qrels(content: Callable[[], ContextManager]) -> SplitQrels | None:
+    """Intentwise qrels (``topic intent docno judgment``) split into columns, or None: the kernel is not taken,
+    or the file is not in the plain form it takes (one space or one tab between four fields, judgments
+    integers or NTCIR levels within range). ``content()``: as for :func:`split_run`."""
+    compiled = kernel("split_qrels")
+    if compiled is None:
+        return None
+    with content() as data:
+        split = compiled(data, isinstance(data, mmap.mmap))
+    if split is None:
+        return None
+    rows, topic_codes, intent_codes, offsets, docnos, levels, topic_labels, intent_labels = split
+    return SplitQrels(rows, np.frombuffer(topic_codes, dtype=np.int32), np.frombuffer(intent_codes, dtype=np.int32),
+                      offsets, docnos, np.frombuffer(levels, dtype=np.int64), topic_labels, intent_labels)
 
 
 class KeyArrays(NamedTuple):

@@ -1,0 +1,166 @@
+"""The compiled qrels splitter (divaleval/native/parse.c's split_qrels) against the reader it stands in for.
+
+Every file is read both ways (``DIVALEVAL_NATIVE=0`` turns the kernels off, and io/table.py's reader reads
+it): the same table, value for value, or the same error; the kernel takes the plain files and declines the
+others. Skipped where the extension is not built (CI requires it: tests/test_native_kernels.py fails then).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from divaleval import native
+from divaleval.errors import InputError
+from divaleval.io.qrels import read_qrels
+
+if not native.built():
+    pytest.skip("the compiled kernels are not built here: nothing to compare", allow_module_level=True)
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "qrels.txt"
+
+
+@contextlib.contextmanager
+def kernels_on(on: bool):
+    before = os.environ.get(native.ENVIRONMENT)
+    os.environ[native.ENVIRONMENT] = "1" if on else "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[native.ENVIRONMENT]
+        else:
+            os.environ[native.ENVIRONMENT] = before
+
+
+def split(data: bytes):
+    with kernels_on(True):
+        return native.kernels().split_qrels(data)
+
+
+def outcome(path: Path, on: bool):
+    with kernels_on(on):
+        try:
+            return "qrels", read_qrels(str(path))
+        except InputError as error:
+            return "error", str(error)
+
+
+def assert_same_reading(path: Path) -> None:
+    data = path.read_bytes()
+    compiled, python = outcome(path, True), outcome(path, False)
+    assert compiled[0] == python[0], (data, compiled, python)
+    if compiled[0] == "error":
+        assert compiled[1] == python[1], data
+        return
+    a, b = compiled[1], python[1]
+    assert a.name == b.name
+    for name in ("topic", "intent"):
+        ours, theirs = getattr(a, name), getattr(b, name)
+        assert ours.codes.dtype == theirs.codes.dtype == np.int32, (name, data)
+        assert ours.codes.tolist() == theirs.codes.tolist(), (name, data)
+        assert ours.labels.tolist() == theirs.labels.tolist(), (name, data)  # first-seen order, same text
+    assert a.docno.codes.astype(np.int64).tolist() == b.docno.codes.astype(np.int64).tolist(), data
+    assert a.docno.labels.to_pylist() == b.docno.labels.to_pylist(), data
+    assert a.docno.labels.type == b.docno.labels.type, data
+    assert a.level.dtype == b.level.dtype == np.int16 and a.level.tolist() == b.level.tolist(), data
+    assert np.asarray(a.line).tolist() == np.asarray(b.line).tolist(), data
+
+
+TAKEN, DECLINED = True, False
+
+# (id, bytes, whether the kernel takes them): each read both ways.
+FILES = [
+    ("space", b"1 1 d1 1\n1 2 d1 0\n1 1 d2 2\n", TAKEN),
+    ("tab", b"1\t1\td1\t1\n1\t2\td2\t0\n", TAKEN),
+    ("no newline at the end", b"1 1 d1 1\n1 2 d2 0", TAKEN),
+    ("one line", b"7 0 doc 1\n", TAKEN),
+    ("NTCIR levels", b"1 1 a L0\n1 1 b L3\n1 2 a L12\n", TAKEN),
+    ("signs and zeros", b"1 1 a +1\n1 1 b -1\n1 1 c -0\n1 1 d 007\n", TAKEN),
+    ("judgments at the ends of the range", b"1 1 a 32767\n1 1 b -32768\n", TAKEN),
+    ("interleaved topics and intents", b"b 2 x 1\na 1 x 1\nb 1 y 0\nc 3 x 1\na 2 z 1\n", TAKEN),
+    ("intents spelt two ways", b"1 1 a 1\n1 01 a 1\n", TAKEN),
+    ("bytes that are not UTF-8", b"t\xff 1 d\xc3\xa9\x80 1\nu\xc3\xa9 \xfe d 0\n", TAKEN),
+    ("docno of a control byte", b"1 1 d\x01\x7f 1\n", TAKEN),
+    ("a judgment out of range", b"1 1 a 1\n1 1 b 40000\n", DECLINED),
+    ("a judgment below the range", b"1 1 a -32769\n", DECLINED),
+    ("a judgment of 25 digits", b"1 1 a 0000000000000000000000001\n", DECLINED),
+    ("a judgment beyond 64 bits", b"1 1 a 99999999999999999999999\n", DECLINED),
+    ("L without digits", b"1 1 a L\n", DECLINED),
+    ("L with a sign", b"1 1 a L-1\n", DECLINED),
+    ("a judgment not a number", b"1 1 a 1\n1 1 b x\n", DECLINED),
+    ("a real judgment", b"1 1 a 1.0\n", DECLINED),
+    ("five fields", b"1 1 a 1 extra\n", DECLINED),
+    ("five fields on a later line", b"1 1 a 1\n1 1 b 0 extra\n", DECLINED),
+    ("three fields on a later line", b"1 1 a 1\n1 b 0\n", DECLINED),
+    ("CR line ends", b"1 1 a 1\r\n1 1 b 0\r\n", DECLINED),
+    ("double separator", b"1 1 a 1\n1  1 b 0\n", DECLINED),
+    ("blank line", b"1 1 a 1\n\n1 1 b 0\n", DECLINED),
+    ("mixed space and tab", b"1\t1 a 1\n", DECLINED),
+    ("BOM", b"\xef\xbb\xbf1 1 a 1\n", DECLINED),
+    ("ad hoc qrels (three fields)", b"1 a 1\n1 b 0\n", DECLINED),
+]
+
+
+@pytest.mark.parametrize("data,taken", [case[1:] for case in FILES], ids=[case[0] for case in FILES])
+def test_awkward_qrels_read_alike(tmp_path, data, taken):
+    path = tmp_path / "qrels.txt"
+    path.write_bytes(data)
+    assert (split(data) is not None) == taken, "the kernel must take plain qrels and decline the others"
+    assert_same_reading(path)
+
+
+def test_the_judgments_read_are_the_files():
+    """The values themselves, by hand: NTCIR levels, signs, first-seen codes."""
+    table = outcome_of(b"b 2 x L3\na 1 y -1\nb 1 x +2\n")
+    assert table.topic.labels.tolist() == ["b", "a"] and table.topic.codes.tolist() == [0, 1, 0]
+    assert table.intent.labels.tolist() == ["2", "1"] and table.intent.codes.tolist() == [0, 1, 1]
+    assert table.docno.labels.to_pylist() == [b"x", b"y"] and table.docno.codes.tolist() == [0, 1, 0]
+    assert table.level.tolist() == [3, -1, 2]
+
+
+def outcome_of(data: bytes):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "qrels.txt"
+        path.write_bytes(data)
+        kind, table = outcome(path, True)
+    assert kind == "qrels" and split(data) is not None
+    return table
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_plain_qrels_read_alike(tmp_path, seed):
+    rng = random.Random(seed)
+    separator = rng.choice([" ", "\t"])  # (one per file: a file mixing them is declined)
+    lines = []
+    for _ in range(rng.randint(1, 400)):
+        topic = rng.choice(["1", "2", "10", "t-7", "x\xe9"])
+        intent = str(rng.randint(0, 5))
+        docno = "".join(rng.choice("abcXYZ019-_.") for _ in range(rng.randint(1, 12)))
+        level = rng.choice(["0", "1", "2", "-2", "L1", "L0", "+3"])
+        lines.append(separator.join([topic, intent, docno, level]))
+    path = tmp_path / "qrels.txt"
+    path.write_bytes(("\n".join(lines) + rng.choice(["", "\n"])).encode())
+    assert split(path.read_bytes()) is not None
+    assert_same_reading(path)
+
+
+def real_qrels() -> list[Path]:
+    found = [SAMPLE]
+    if SHARED.is_dir():
+        found += sorted(SHARED.glob("trec-web/20*/qrels-for-ndeval.txt"))
+        found += sorted(SHARED.glob("trec-web/20*/qrels.diversity.txt"))[:2]
+    return found
+
+
+@pytest.mark.parametrize("path", real_qrels(), ids=lambda path: "/".join(path.parts[-3:]))
+def test_real_qrels_are_taken_and_read_alike(path):
+    assert split(path.read_bytes()) is not None
+    assert_same_reading(path)
