@@ -159,7 +159,7 @@ def test_turned_off(value, monkeypatch, tmp_path):
     assert stored.cache_directory() is None
     monkeypatch.delenv("DIVALEVAL_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert stored.cache_directory() == tmp_path / "divaleval"
+    assert stored.cache_directory() == str(tmp_path / "divaleval")
 
 
 def test_the_arrays_are_read_in_place_aligned_and_writable(tmp_path):
