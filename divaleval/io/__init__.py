@@ -8,8 +8,9 @@ imports the model (:mod:`divaleval.model`) or anything above it.
 """
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 
 # What each name is imported from, when first asked for (PEP 562's module __getattr__ below): a reader
 # that needs one module (compat/trec_eval needs source and lines) does not load them all, with Arrow.
@@ -29,12 +30,7 @@ _SOURCES = {
 }
 
 
-def __getattr__(name: str):
-    if name not in _SOURCES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _SOURCES)
 
 
 __all__ = [

@@ -26,8 +26,9 @@ Nothing here reads a file (that is :mod:`divaleval.io`) or knows a measure.
 """
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 
 # Each name is imported from its module when first asked for (PEP 562, as divaleval.io does): scoring
 # intentwise qrels loads neither the multi-aspect nor the preference model, nor their readers.
@@ -53,12 +54,7 @@ _SOURCES = {
 }
 
 
-def __getattr__(name: str):
-    if name not in _SOURCES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_SOURCES[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _SOURCES)
 
 
 __all__ = [

@@ -406,6 +406,22 @@ static PyObject *resized(PyObject *array, Py_ssize_t size) {
     return array;
 }
 
+/* The lines of a plain file's bytes (not empty; a last line without its newline counts), counted without the
+ * GIL, with `behind` made ready to give the pages of a file's mapping back as the split reads them. Only a
+ * read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it) is given back: a
+ * copy-on-write or anonymous mapping would lose what was written in it. */
+static Py_ssize_t counted_lines(const Py_buffer *input, int mapped, Behind *behind) {
+    const unsigned char *data = input->buf;
+    Py_ssize_t size = input->len, lines;
+    behind->data = mapped && input->readonly && page_aligned(data) ? data : NULL;
+    behind->released = 0;
+    Py_BEGIN_ALLOW_THREADS
+    lines = count_newlines(data, size, behind) + (data[size - 1] != '\n');
+    Py_END_ALLOW_THREADS
+    behind->released = 0;  /* (the split reads from the start again: pages come back from the page cache) */
+    return lines;
+}
+
 /* The labels of `map` as a list of bytes, in code order; NULL with an exception set. */
 static PyObject *label_list(const TopicMap *map) {
     PyObject *labels = PyList_New(map->count);
@@ -448,14 +464,8 @@ PyObject *split_run(PyObject *self, PyObject *args) {
     memset(&split, 0, sizeof split);
     unsigned char separator = plain_separator(data, size);
     if (!separator) goto decline;
-    Py_ssize_t lines;
-    /* Only a read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it) is given
-     * back: a copy-on-write or anonymous mapping would lose what was written in it. */
-    Behind behind = {mapped && input.readonly && page_aligned(data) ? data : NULL, 0};
-    Py_BEGIN_ALLOW_THREADS
-    lines = count_newlines(data, size, &behind) + (data[size - 1] != '\n');
-    Py_END_ALLOW_THREADS
-    behind.released = 0;
+    Behind behind;
+    Py_ssize_t lines = counted_lines(&input, mapped, &behind);
     topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));
     docnos = PyByteArray_FromStringAndSize(NULL, size);
@@ -578,12 +588,8 @@ PyObject *split_qrels(PyObject *self, PyObject *args) {
     memset(&split, 0, sizeof split);
     unsigned char separator = plain_separator(data, size);
     if (!separator) goto decline;
-    Behind behind = {mapped && input.readonly && page_aligned(data) ? data : NULL, 0};
-    Py_ssize_t lines;
-    Py_BEGIN_ALLOW_THREADS
-    lines = count_newlines(data, size, &behind) + (data[size - 1] != '\n');
-    Py_END_ALLOW_THREADS
-    behind.released = 0;
+    Behind behind;
+    Py_ssize_t lines = counted_lines(&input, mapped, &behind);
     topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     intent = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));

@@ -49,17 +49,23 @@ def split_run(content: Callable[[], ContextManager]) -> SplitRun | None:
     plain form it takes (one space or one tab between fields, plain numbers). ``content()`` gives the bytes
     (a buffer, or a read-only mapping of the file, whose pages are given back as they are read) for the
     split: only asked for when the kernel is taken."""
-    compiled = kernel("split_run")
-    if compiled is None:
-        return None
-    with content() as data:
-        split = compiled(data, isinstance(data, mmap.mmap))
+    split = _split_file("split_run", content)
     if split is None:
         return None
     rows, topic_codes, offsets, docnos, ranks, scores, labels, runtag, extra_fields = split
     return SplitRun(rows, np.frombuffer(topic_codes, dtype=np.int32), offsets, docnos,
                     np.frombuffer(ranks, dtype=np.int64), np.frombuffer(scores, dtype=np.float64), labels, runtag,
                     extra_fields)
+
+
+def _split_file(name: str, content: Callable[[], ContextManager]) -> tuple | None:
+    """The kernel ``name``'s answer for the bytes ``content()`` gives (None: not taken, or declined), told
+    whether they are a file's mapping (see :func:`split_run`)."""
+    compiled = kernel(name)
+    if compiled is None:
+        return None
+    with content() as data:
+        return compiled(data, isinstance(data, mmap.mmap))
 
 
 class SplitQrels(NamedTuple):
@@ -79,11 +85,7 @@ def split_qrels(content: Callable[[], ContextManager]) -> SplitQrels | None:
     """Intentwise qrels (``topic intent docno judgment``) split into columns, or None: the kernel is not taken,
     or the file is not in the plain form it takes (one space or one tab between four fields, judgments
     integers or NTCIR levels within range). ``content()``: as for :func:`split_run`."""
-    compiled = kernel("split_qrels")
-    if compiled is None:
-        return None
-    with content() as data:
-        split = compiled(data, isinstance(data, mmap.mmap))
+    split = _split_file("split_qrels", content)
     if split is None:
         return None
     rows, topic_codes, intent_codes, offsets, docnos, levels, topic_labels, intent_labels = split
