@@ -11,8 +11,7 @@ every figure is a ratio against a reference timed in the same run, so that a loa
   ndeval -O2 (target: at least 5x faster), with the output checked identical to one call on every run.
 
 The divaleval timed is the one a user installs: this tree installed by pip (not editable, no extras) into
-a venv of its own beside the results (made once; the package reinstalled at each bench, without its
-dependencies). The development venv's editable install and test extras cost every call more than any user
+a venv of its own beside the results (made once; the package reinstalled at each bench). The development venv's editable install and test extras cost every call more than any user
 pays (the editable finder's imports in ``site``; pyarrow importing cloudpickle, which Dask brings, and
 logging with it: about 20 ms together): one row times its 50 calls too. Where pip cannot install (no
 index), every row times the development venv, and says so.
@@ -82,8 +81,9 @@ def installed_divaleval(out: Path) -> Path | None:
         copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy2
         copy(ROOT / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__", "*.so", "*.pyd")}
                                             if (ROOT / name).is_dir() else {}))
-    steps = [] if python.exists() else [[sys.executable, "-m", "venv", str(venv)], [*pip, str(source)]]
-    steps.append([*pip, "--force-reinstall", "--no-deps", str(source)])  # (this tree's code, compiled by pip)
+    steps = [] if python.exists() else [[sys.executable, "-m", "venv", str(venv)]]
+    steps += [[*pip, str(source)],  # (its dependencies, any the tree has added since)
+              [*pip, "--force-reinstall", "--no-deps", str(source)]]  # (this tree's code, compiled by pip)
     for step in steps:
         done = subprocess.run(step, capture_output=True, text=True)
         if done.returncode != 0:
