@@ -8,8 +8,8 @@ import numpy as np
 import pyarrow as pa
 # pyarrow.compute takes 35-45 ms to import (it wraps hundreds of functions, docstrings and all) and every
 # Arrow method that computes (take, cast, dictionary_encode) imports it. The reading path calls Arrow's
-# functions by name instead (arrow_call and the helpers under it: pyarrow._compute, 6 ms); only rare paths
-# (a malformed number, a tie of scores) import pyarrow.compute, where they call it.
+# functions by name instead (arrow_call and the helpers under it: pyarrow._compute, 6 ms); only a malformed
+# number imports pyarrow.compute (io/table.py), to find and name it.
 
 # Row reductions the measures share, numpy's to the bit (by a compiled kernel where divaleval/native takes
 # one): named here so that a measure names what it computes, never how it is computed.

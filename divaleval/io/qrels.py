@@ -75,7 +75,7 @@ def _read_plain_qrels(source: InputFile) -> QrelsTable | None:
     """Intentwise qrels split by the compiled kernel (divaleval/native), or None where it is not taken or declines
     the file (anything but one space or one tab between four fields, judgments that are not plain integers or
     NTCIR levels within range): then :func:`read_columns` reads it, and names the line of any problem. Both give
-    the same table (tests/test_native_kernels.py)."""
+    the same table (tests/test_native_qrels.py)."""
     split = split_qrels(source.mapped)
     if split is None:
         return None
