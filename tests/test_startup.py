@@ -171,3 +171,71 @@ def test_drop_ins_call_arrow_without_pyarrow_compute(command):
     heavy, printed = imported_by(command, "tests/data/gdeval/qrels.txt", "tests/data/gdeval/run.txt",
                                  watched=("pyarrow.compute", "pandas"))
     assert heavy == [] and printed
+
+
+# The console script after the command: an object whose __del__ tells when Python tore the modules down (the
+# shutdown run_and_exit skips), a function registered with atexit (run either way), and on request a thread that
+# is not a daemon and writes a file after the command has finished (it must be waited for).
+EXITING = """
+import atexit, sys, threading, time
+class Witness:
+    def __del__(self):
+        sys.stderr.write("torn down\\n")
+witness = Witness()
+atexit.register(lambda: sys.stdout.write("registered ran\\n"))
+if sys.argv[1] == "thread":
+    def late(path=sys.argv[2]):
+        time.sleep(0.3)
+        open(path, "w").write("written")
+    threading.Thread(target=late, daemon=False).start()
+sys.argv = ["divaleval", *sys.argv[3:]]
+from divaleval.cli import run_and_exit
+run_and_exit()
+"""
+
+
+def exit_of(*args: str, thread: str = "") -> subprocess.CompletedProcess:
+    import os
+
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}  # (as users run it)
+    return subprocess.run([sys.executable, "-c", EXITING, "thread" if thread else "-", thread or "-", *args],
+                          capture_output=True, text=True, timeout=120, env=buffered)
+
+
+def test_the_console_script_exits_without_tearing_down_yet_runs_what_was_registered():
+    from divaleval import __version__
+
+    done = exit_of("--version")
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"divaleval, version {__version__}\nregistered ran\n", "")
+    done = exit_of("-m", "nosuch", "q", "r")
+    assert done.returncode == 2 and done.stdout == "registered ran\n" and "unknown measure" in done.stderr
+    assert "torn down" not in done.stderr
+    done = exit_of(str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs" / "nosuch.txt"))
+    assert done.returncode != 0 and "nosuch.txt" in done.stderr and "torn down" not in done.stderr
+
+
+def test_the_console_script_prints_all_that_the_command_printed():
+    """Every byte of a long output reaches the pipe before the process ends: as main() prints it in-process."""
+    from click.testing import CliRunner
+
+    from divaleval.cli import main_group
+
+    args = ["-m", "all", str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs")]
+    expected = CliRunner().invoke(main_group, args).output
+    done = exit_of(*args)
+    assert done.returncode == 0 and len(expected) > 10_000
+    assert done.stdout == expected + "registered ran\n"
+
+
+def test_a_thread_still_running_is_waited_for_as_python_waits(tmp_path):
+    written = tmp_path / "late.txt"
+    done = exit_of("--version", thread=str(written))
+    assert done.returncode == 0 and written.read_text() == "written"
+    assert "torn down" in done.stderr  # (the usual shutdown)
+
+
+def test_a_profile_is_written_after_the_command(tmp_path):
+    profile = tmp_path / "profile.out"
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "divaleval", "--version"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and profile.stat().st_size > 0
