@@ -48,7 +48,8 @@ def test_no_numpy_to_print_version_help_or_a_usage_error(args):
 # kinds of judgments; and, scored from cached qrels, what only a compressed input, standard input or a cache entry being
 # written needs.
 NOT_FOR_ONE_RUN = ("multiprocessing", "difflib", "numpy.ma", "pyarrow.compute", "concurrent.futures",
-                   "divaleval.io.aspects", "divaleval.model.aspects", "divaleval.model.preferences")
+                   "divaleval.io.aspects", "divaleval.model.aspects", "divaleval.io.preferences",
+                   "divaleval.model.preferences")
 NOT_FROM_THE_CACHE = (*NOT_FOR_ONE_RUN, "gzip", "bz2", "lzma", "tempfile", "shlex")
 
 
