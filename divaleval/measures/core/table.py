@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 PACKAGE = "divaleval.measures"  # the index names modules below it
 
 
-class Catalogue(Mapping):
-    """Every measure family, by canonical name (``Mapping[str, MeasureDef]``).
+class Catalogue(Mapping[str, "MeasureDef"]):
+    """Every measure family, by canonical name.
 
     ``name in catalogue``, iterating over the names and ``len`` read the index alone;
     ``catalogue[name]`` imports the module that registers ``name`` if it is not yet
