@@ -200,3 +200,16 @@ def test_forms_made_in_loops_and_measures_sent_to_workers_import_their_module():
     sent = pickle.dumps(parse_measure("IA-RBP(p=0.9)@10"))
     printed, modules = resolved_in_a_fresh_process("pickle:" + sent.hex())
     assert printed == "IA-RBP(p=0.9)@10" and "ncu.intent_aware" in modules and "ncu.diversity" not in modules
+
+
+def test_a_family_registered_outside_the_index_is_found():
+    """A family registered by a module of one's own (not in the index) resolves like the catalogue's own."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np\nfrom divaleval.measures import REGISTRY, catalogue, measure, parse_measure\n"
+            "@measure(name='Ones', summary='1 per topic', citation='none', formula='Ones = 1')\n"
+            "def ones(ctx, *, cutoff):\n    return np.ones(1)\n"
+            "print(parse_measure('ones').name, 'Ones' in REGISTRY, len(REGISTRY) == len(catalogue()))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout == "Ones True True\n"

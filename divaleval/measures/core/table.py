@@ -34,8 +34,10 @@ class Catalogue(Mapping[str, "MeasureDef"]):
     imported; ``values()`` and ``items()`` so import every measure module.
     """
 
-    def __init__(self, modules: dict[str, str]) -> None:
-        self.modules = modules  # family -> the module (below divaleval.measures) whose import registers it
+    def __init__(self, index: dict[str, str]) -> None:
+        # family -> the module (below divaleval.measures) whose import registers it: the index's families, then
+        # any registered outside it (by a module of the user's own, say), which is found once registered
+        self.modules = dict(index)
         self.registered: dict[str, MeasureDef] = {}  # the families of the modules imported so far
         self.registered_by: dict[str, str] = {}  # family -> the module whose import registered it (for the indexer)
 
@@ -45,6 +47,7 @@ class Catalogue(Mapping[str, "MeasureDef"]):
             raise RuntimeError(f"measure {definition.name} registered twice")
         self.registered[definition.name] = definition
         self.registered_by[definition.name] = module
+        self.modules.setdefault(definition.name, module)
 
     def __getitem__(self, name: str) -> MeasureDef:
         found = self.registered.get(name)
