@@ -270,10 +270,13 @@ def test_one_resolver_of_where_the_work_runs():
 
 
 def test_measure_registry_has_no_import_circle():
-    """The registry's table is a leaf (it imports nothing of measures/ at run time), and the modules of
-    measures/core import one another without a circle (definition.py and registry.py both import the table)."""
+    """The registry's table is a leaf (it imports nothing of measures/ at run time but its index, which imports
+    nothing), and the modules of measures/core import one another without a circle (definition.py and
+    registry.py both import the table)."""
     core = PACKAGE / "measures" / "core"
-    assert not [n for n in _runtime_imports(core / "table.py") if n.startswith("divaleval")], "table.py is a leaf"
+    assert [n for n in _runtime_imports(core / "table.py") if n.startswith("divaleval")] == [
+        "divaleval.measures.core.index"], "table.py is a leaf"
+    assert not _runtime_imports(core / "index.py"), "index.py is a leaf"
     modules = {path.stem: path for path in core.glob("*.py") if path.name != "__init__.py"}
     edges = {}
     for name, path in modules.items():

@@ -128,3 +128,88 @@ def test_other_tools_names_on_the_command_line():
     assert theirs.returncode == 0 and theirs.stdout == ours.stdout
     listing = run_cli(["--list-measures"]).stdout.decode()
     assert "alpha_nDCG = alpha-nDCG" in listing and "ndcg_cut.k = nDCG" in listing
+
+
+# -- the lazy catalogue: a name imports the module that registers it, and no other -------------------------
+
+def test_the_index_is_what_the_modules_register():
+    """measures/core/index.py names every family the measure modules register, with the module whose import
+    registers it, in their order: a family added, renamed or moved without writing the index again fails here."""
+    from divaleval.measures.core import index, indexer
+
+    registered = indexer.registered_modules()
+    assert list(index.MODULES.items()) == list(registered.items()), (
+        "divaleval/measures/core/index.py is stale: run python -m divaleval.measures.core.indexer and commit it")
+    assert indexer.INDEX.read_text(encoding="utf-8") == indexer.index_source(registered)
+    assert len(catalogue()) == len(registered)
+
+
+# In a fresh interpreter: a name (or a pickled measure, as a worker process receives one) resolved, then the
+# measure modules imported (core's left out: every name needs them).
+RESOLVE = """
+import pickle, sys
+from divaleval import UsageError, parse_measure
+given = sys.argv[1]
+try:
+    measure = pickle.loads(bytes.fromhex(given[7:])) if given.startswith("pickle:") else parse_measure(given)
+    print(measure.name)
+except UsageError as exc:
+    print(exc)
+print(sorted(m.removeprefix("divaleval.measures.") for m in sys.modules
+             if m.startswith("divaleval.measures.") and not m.startswith("divaleval.measures.core")))
+"""
+
+
+def resolved_in_a_fresh_process(given: str) -> tuple[str, list[str]]:
+    import ast
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", RESOLVE, given], capture_output=True, text=True, timeout=120,
+                          check=True)
+    printed, modules = done.stdout.splitlines()
+    return printed, ast.literal_eval(modules)
+
+
+ALPHA_NDCG = ["novelty", "novelty.alpha_ndcg", "novelty.gains"]
+
+
+@pytest.mark.parametrize("given,name,modules", [
+    ("alpha-nDCG@10", "alpha-nDCG@10", ALPHA_NDCG),
+    ("alpha_nDCG@10", "alpha-nDCG@10", ALPHA_NDCG),     # an alias
+    ("ALPHA-NDCG@10", "alpha-nDCG@10", ALPHA_NDCG),     # case-insensitive
+    ("MAP-IA", "MAP-IA", ["map_ia"]),
+    ("S-RR@100%", "S-RR@100%", ["srr", "strec"]),                             # srr.py takes strec's constant
+    ("map_cut.10", "AP_cut@10", ["counts", "ncu", "ncu.kernels", "ncu.lists"]),
+    ("nrbp", "measure 'nrbp': ambiguous name: NRBP or nRBP (case matters)", []),
+    ("alpha-ndgc@20", "measure 'alpha-ndgc@20': unknown measure (did you mean alpha-nDCG, alpha-DCG, "
+                      "wg-alpha-nDCG? see --list-measures)", []),
+])
+def test_a_name_imports_only_the_module_that_registers_it(given, name, modules):
+    assert resolved_in_a_fresh_process(given) == (name, modules)
+
+
+def test_forms_made_in_loops_and_measures_sent_to_workers_import_their_module():
+    """DIN-nDCG is registered by intent_types.py calling diversity.py's loop over the family (which registers the
+    D- forms when imported); a measure unpickled in a process that has not imported its module imports it."""
+    import pickle
+
+    printed, modules = resolved_in_a_fresh_process("DIN#-nDCG@10")
+    assert printed == "DIN#-nDCG@10"
+    assert "ncu.intent_types" in modules and "ncu.adhoc" not in modules and "ncu.intent_aware" not in modules
+    sent = pickle.dumps(parse_measure("IA-RBP(p=0.9)@10"))
+    printed, modules = resolved_in_a_fresh_process("pickle:" + sent.hex())
+    assert printed == "IA-RBP(p=0.9)@10" and "ncu.intent_aware" in modules and "ncu.diversity" not in modules
+
+
+def test_a_family_registered_outside_the_index_is_found():
+    """A family registered by a module of one's own (not in the index) resolves like the catalogue's own."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np\nfrom divaleval.measures import REGISTRY, catalogue, measure, parse_measure\n"
+            "@measure(name='Ones', summary='1 per topic', citation='none', formula='Ones = 1')\n"
+            "def ones(ctx, *, cutoff):\n    return np.ones(1)\n"
+            "print(parse_measure('ones').name, 'Ones' in REGISTRY, len(REGISTRY) == len(catalogue()))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout == "Ones True True\n"

@@ -9,7 +9,7 @@ import sys
 
 import click
 import pytest
-from conftest import SAMPLE
+from conftest import NDEVAL_EXAMPLES, SAMPLE
 
 HEAVY = ("numpy", "pyarrow", "pandas", "divaleval.api", "divaleval.evaluator")
 
@@ -48,7 +48,8 @@ def test_no_numpy_to_print_version_help_or_a_usage_error(args):
 # kinds of judgments; and, scored from cached qrels, what only a compressed input, standard input or a cache entry being
 # written needs.
 NOT_FOR_ONE_RUN = ("multiprocessing", "difflib", "numpy.ma", "pyarrow.compute", "concurrent.futures",
-                   "divaleval.io.aspects", "divaleval.model.aspects", "divaleval.model.preferences")
+                   "divaleval.io.aspects", "divaleval.model.aspects", "divaleval.io.preferences",
+                   "divaleval.model.preferences")
 NOT_FROM_THE_CACHE = (*NOT_FOR_ONE_RUN, "gzip", "bz2", "lzma", "tempfile", "shlex")
 
 
@@ -171,6 +172,30 @@ def test_drop_ins_call_arrow_without_pyarrow_compute(command):
     heavy, printed = imported_by(command, "tests/data/gdeval/qrels.txt", "tests/data/gdeval/run.txt",
                                  watched=("pyarrow.compute", "pandas"))
     assert heavy == [] and printed
+
+
+# The measure modules an evaluation of the ndeval set (the default) uses: each registers its measures when
+# imported, and the catalogue imports a module when one of its measures is asked for
+# (divaleval/measures/core/table.py), so that the NCU family, trec_eval's counts, bpref, infAP, GAP, RBU, S-RR,
+# the multi-aspect and preference measures and the graded novelty measures stay unloaded.
+NDEVAL_SET_MODULES = ["map_ia", "novelty", "novelty.alpha_dcg", "novelty.alpha_ndcg", "novelty.err_ia",
+                      "novelty.gains", "novelty.nerr_ia", "novelty.nnrbp", "novelty.nrbp", "p_ia", "strec"]
+
+
+@pytest.mark.parametrize("args,used", [
+    ((str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs")), NDEVAL_SET_MODULES),
+    (("-m", "alpha-nDCG@10", str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs" / "bm25.txt")),
+     ["novelty", "novelty.alpha_ndcg", "novelty.gains"]),
+    (("ndeval", str(NDEVAL_EXAMPLES / "qrels.txt"), str(NDEVAL_EXAMPLES / "runA.txt")), NDEVAL_SET_MODULES),
+])
+def test_an_evaluation_imports_the_measure_modules_it_uses_and_no_other(args, used):
+    import os
+
+    from divaleval.measures.core.indexer import measure_modules
+
+    watched = tuple(f"divaleval.measures.{name}" for name in measure_modules())
+    imported, printed = imported_by(*args, watched=watched, env={**os.environ, "DIVALEVAL_CACHE": "0"})
+    assert printed and [name.removeprefix("divaleval.measures.") for name in imported] == used
 
 
 # The console script after the command: an object whose __del__ tells when Python tore the modules down (the

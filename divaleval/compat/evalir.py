@@ -29,7 +29,7 @@ Its P(k) are the paper's, with theta = 0.5 for RBP (divaleval's default too).
 """
 from __future__ import annotations
 
-from ..io.preferences import REPEAT_BLANK
+from ..io.lines import REPEAT_BLANK
 from ..model.conventions import Conventions
 from ..model.preference_rules import PreferenceRules
 

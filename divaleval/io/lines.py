@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 C_SPACE = b" \t\n\v\f\r"  # isspace() in the "C" locale; the newline also ends a line
 NEWLINE = ord("\n")
 BLOCK = 1 << 23           # bytes split at a time
+# What a blank line of a file of preference judgments is: skipped, or a repeat of the judgment above it
+# (io/preferences reads either; here, in the splitter every evaluation imports, so that the rules naming
+# them, which every evaluation's conventions carry, do not load that reader).
+SKIP_BLANK, REPEAT_BLANK = "skip", "repeat"
 
 
 @dataclass(frozen=True)

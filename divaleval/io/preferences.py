@@ -24,12 +24,12 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import InputError
+from .lines import REPEAT_BLANK, SKIP_BLANK
 from .source import InputFile, read_input
 from .table import ID, Lines, memory_lines, read_columns, split_columns
 
 PREFERENCE_LAYOUT = "topic assessor docA docB winner, or topic assessor given docA docB winner"
 PROFILE_LAYOUT = "topic profile intent [intent ...]"
-SKIP_BLANK, REPEAT_BLANK = "skip", "repeat"   # what a blank line of a judgments file is
 
 # Outcome codes of a judgment.
 PREFER_A, PREFER_B, NEITHER, NONE_OF_THREE = 0, 1, 2, 3

@@ -1,7 +1,11 @@
 """The measure catalogue.
 
 Every measure registers itself with :func:`~divaleval.measures.core.measure`
-when its module is imported; the imports below are the whole catalogue:
+when its module is imported, and no module is imported before a measure of it is
+asked for: :data:`REGISTRY` knows every family's name and module from an index
+(:mod:`.core.index`, written by :mod:`.core.indexer`), so that an evaluation imports
+the measures it computes and no others, while :func:`catalogue`, ``-m all`` and
+``--list-measures`` import them all. The modules:
 
 * :mod:`.core`: definitions, registry, aliases, parsing, sets, kernel helpers, the cache;
 * :mod:`.novelty`: ndeval's novelty-biased measures and their graded forms (wg-alpha-nDCG, EU, CT);
@@ -14,7 +18,6 @@ when its module is imported; the imports below are the whole catalogue:
 """
 from __future__ import annotations
 
-from . import bpref, counts, gap, infap, map_ia, multiaspect, ncu, novelty, p_ia, preference, rbu, srr, strec  # noqa: F401 (they register)
 from .core import (
     ALIASES,
     DEFAULT_SET,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..io.preferences import REPEAT_BLANK, SKIP_BLANK
+from ..io.lines import REPEAT_BLANK, SKIP_BLANK  # (not io.preferences: only preferences load that reader)
 
 PREFERENCE_IDEALS = ("greedy", "largest")
 

@@ -2,7 +2,9 @@
 
 * :mod:`.definition`: parameters, measure families and bound measures;
 * :mod:`.registry`: the families by name, and how typed names find them (the table itself is
-  a leaf, :mod:`.table`, which :mod:`.definition` reads without importing the registry);
+  a leaf, :mod:`.table`, which :mod:`.definition` reads without importing the registry; it imports
+  a measure module when a family of it is first asked for, from :mod:`.index`, which
+  :mod:`.indexer` writes);
   :mod:`.aliases`: other tools' names; :mod:`.parse`: ``-m`` syntax; :mod:`.sets`: named sets;
 * :mod:`.kernels`: helpers kernels share; :mod:`.cache`: the one cache of derived quantities.
 """

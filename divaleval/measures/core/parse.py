@@ -115,11 +115,10 @@ def parse_measures(texts: list[str] | tuple[str, ...]) -> list[Measure]:
 
     Repeats are dropped, keeping the first; the order given is kept.
     """
-    measures: list[Measure] = []
+    measures: dict[Measure, None] = {}  # (a dict: ordered, and a repeat found by hash, not by a scan)
     for text in (item for value in texts for item in split_measure_list(value)):
         expanded = expand_set(text.strip().lower())
         for item in (expanded if expanded is not None else [text]):
             for found in _parse(item):
-                if found not in measures:
-                    measures.append(found)
-    return measures
+                measures.setdefault(found)
+    return list(measures)

@@ -7,9 +7,12 @@ case-insensitively, ``_`` and ``-`` alike, to one family or one alias' family
 
 The table itself lives in :mod:`.table`, a leaf, so that :mod:`.definition`
 (whose definitions travel to workers by name) reads it without importing this module.
+Resolving a name reads the table's names (its index) and imports the one module that
+registers the family found; :func:`catalogue` imports them all.
 """
 from __future__ import annotations
 
+import sys
 from typing import Callable
 
 import numpy as np
@@ -17,7 +20,7 @@ import numpy as np
 from ...errors import UsageError
 from .aliases import ALIASES, Alias
 from .definition import INTENTS, MEAN, NONE, BindingCheck, MeasureDef, Param, QrelsCheck
-from .table import REGISTRY, registered
+from .table import PACKAGE, REGISTRY, registered
 
 __all__ = ["REGISTRY", "registered", "measure", "catalogue", "lookup_key", "resolve", "closest_names"]
 
@@ -46,20 +49,29 @@ def measure(
     """
 
     def register(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
-        if name in REGISTRY:
-            raise RuntimeError(f"measure {name} registered twice")
-        REGISTRY[name] = MeasureDef(
+        REGISTRY.add(MeasureDef(
             name=name, summary=summary, params=tuple(params), cutoff=cutoff, citation=citation, kernel=kernel,
             doc=formula or (kernel.__doc__ or "").strip(), judgments=judgments, check_binding=check_binding,
             check_qrels=check_qrels, binary=binary, aggregation=aggregation,
-        )
+        ), _importing_module())
         return kernel
 
     return register
 
 
+def _importing_module() -> str:
+    """The module whose top-level code is running, below divaleval.measures: a family belongs to the module
+    whose import registers it, wherever the call is written (the D-, D#- and IA- forms are registered in loops,
+    the DIN- forms by intent_types.py calling a function of diversity.py)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_name != "<module>":
+        frame = frame.f_back
+    module = frame.f_globals.get("__name__", "") if frame is not None else ""
+    return module.removeprefix(f"{PACKAGE}.")
+
+
 def catalogue() -> list[MeasureDef]:
-    """Every registered measure family, by name."""
+    """Every measure family, by name (this imports every measure module)."""
     return sorted(REGISTRY.values(), key=lambda d: d.name.lower())
 
 
@@ -78,7 +90,7 @@ def resolve(name: str) -> tuple[MeasureDef, Alias | None]:
     if alias is not None:
         return REGISTRY[alias.target], alias
     key = lookup_key(name)
-    families = {d.name for d in REGISTRY.values() if lookup_key(d.name) == key}
+    families = {family for family in REGISTRY if lookup_key(family) == key}  # (names: nothing imported)
     if len(families) > 1:
         raise UsageError(f"ambiguous name: {' or '.join(sorted(families))} (case matters)")
     if families:
@@ -96,7 +108,7 @@ def closest_names(name: str, count: int = 3) -> list[str]:
     """Names of families and aliases that look most like ``name``."""
     import difflib  # (here: only a misspelt name needs it)
 
-    names = [d.name for d in REGISTRY.values()] + [a.name for a in ALIASES]
+    names = [*REGISTRY, *(a.name for a in ALIASES)]
     by_key = {}
     for known in names:
         by_key.setdefault(lookup_key(known), known)

@@ -2,7 +2,7 @@
 
 :mod:`.gains` holds ndeval's binary novelty gains and greedy ideal; :mod:`.graded`
 the gains with intent weights and graded relevance that wg-alpha-nDCG, EU and CT share.
-"""
-from . import alpha_dcg, alpha_ndcg, ct, err_ia, eu, nerr_ia, nnrbp, nrbp, wg_alpha_ndcg
 
-__all__ = ["alpha_dcg", "alpha_ndcg", "ct", "err_ia", "eu", "nerr_ia", "nnrbp", "nrbp", "wg_alpha_ndcg"]
+Each measure's module registers it when imported, and the catalogue imports it when it is asked for
+(:mod:`divaleval.measures.core.table`): ndeval's measures do not load the graded ones.
+"""

@@ -2,7 +2,7 @@
 
 :mod:`.utility` holds the utilities of ranked documents and the ideal rankings;
 :mod:`.nprf` the stopping distributions P(k) and the measure.
-"""
-from . import nprf
 
-__all__ = ["nprf"]
+nprf.py registers nPrf when imported, and the catalogue imports it when nPrf is asked for
+(:mod:`divaleval.measures.core.table`).
+"""
