@@ -15,7 +15,8 @@ import pyarrow as pa
 
 from ..arrays import dictionary_encoded, numpy_of
 from ..errors import InputError
-from ..native import split_qrels
+from ..native import SplitQrels, split_qrels
+from ..threads import Threads
 from .source import InputFile, read_input
 from .table import DOCID, ID, LEVEL, Factor, Lines, RowLines, decode, integer_array, memory_lines, read_columns
 
@@ -23,6 +24,8 @@ QRELS_LAYOUT = "topic intent docno judgment"
 ADHOC_LAYOUT = "topic docno L<k> (NTCIR ad hoc)"
 LEVEL_MIN, LEVEL_MAX = -32768, 32767
 ADHOC_INTENT = "0"  # the one intent of ad hoc judgments
+QRELS_PARTS = 2         # parts of plain qrels split at once, a thread each (io/table's readers are two as well)
+PART_BYTES = 1 << 23    # ... of at least this many bytes each (8 MiB): smaller files are split whole
 
 
 @dataclass
@@ -75,17 +78,56 @@ def _read_plain_qrels(source: InputFile) -> QrelsTable | None:
     """Intentwise qrels split by the compiled kernel (divaleval/native), or None where it is not taken or declines
     the file (anything but one space or one tab between four fields, judgments that are not plain integers or
     NTCIR levels within range): then :func:`read_columns` reads it, and names the line of any problem. Both give
-    the same table (tests/test_native_qrels.py)."""
-    split = split_qrels(source.mapped)
-    if split is None:
+    the same table (tests/test_native_qrels.py).
+
+    A large file is split in parts at once, and their docnos encoded at once, a thread each: the codes of
+    every part are then joined into codes of the whole file, as if it had been split whole."""
+    parts = split_qrels(source.mapped, max(1, min(QRELS_PARTS, source.size // PART_BYTES)))
+    if parts is None:
         return None
-    docnos = pa.Array.from_buffers(pa.binary(), split.rows,
-                                   [None, pa.py_buffer(split.docno_offsets), pa.py_buffer(split.docno_bytes)])
-    encoded = dictionary_encoded(docnos)  # (first-seen order, as the reader's blocks unified give it)
-    labels = [np.array([decode(label) for label in texts], dtype=object)
-              for texts in (split.topic_labels, split.intent_labels)]
-    return QrelsTable(source.name, Factor(split.topic_codes, labels[0]), Factor(split.intent_codes, labels[1]),
-                      Factor(numpy_of(encoded.indices), encoded.dictionary), split.level, RowLines(split.rows))
+    with Threads(len(parts) - 1, "divaleval-qrels-docnos") as helpers:
+        rest = [helpers.submit(_encoded_docnos, part) for part in parts[1:]]
+        encoded = [_encoded_docnos(parts[0]), *(task.result() for task in rest)]
+    topic_codes, topic_labels = _joined([part.topic_codes for part in parts], [part.topic_labels for part in parts])
+    intent_codes, intent_labels = _joined([part.intent_codes for part in parts],
+                                          [part.intent_labels for part in parts])
+    docno_codes, docno_labels = _joined_docnos(encoded)
+    labels = [np.array([decode(label) for label in texts], dtype=object) for texts in (topic_labels, intent_labels)]
+    rows = sum(part.rows for part in parts)
+    level = parts[0].level if len(parts) == 1 else np.concatenate([part.level for part in parts])
+    return QrelsTable(source.name, Factor(topic_codes, labels[0]), Factor(intent_codes, labels[1]),
+                      Factor(docno_codes, docno_labels), level, RowLines(rows))
+
+
+def _encoded_docnos(part: SplitQrels) -> pa.Array:
+    """A part's docnos dictionary-encoded (first-seen order, as the reader's blocks unified give it)."""
+    docnos = pa.Array.from_buffers(pa.binary(), part.rows,
+                                   [None, pa.py_buffer(part.docno_offsets), pa.py_buffer(part.docno_bytes)])
+    return dictionary_encoded(docnos)
+
+
+def _joined(codes: list[np.ndarray], labels: list[list[bytes]]) -> tuple[np.ndarray, list[bytes]]:
+    """The codes of consecutive parts, each into its own labels, as codes into the labels of them all (in
+    first-seen order: as if the parts had been read as one)."""
+    code_of: dict[bytes, int] = {label: code for code, label in enumerate(labels[0])}
+    joined = [codes[0]]
+    for part_codes, part_labels in zip(codes[1:], labels[1:]):
+        remap = np.array([code_of.setdefault(label, len(code_of)) for label in part_labels], dtype=np.int32)
+        joined.append(remap[part_codes])
+    return (joined[0] if len(joined) == 1 else np.concatenate(joined)), list(code_of)
+
+
+def _joined_docnos(encoded: list[pa.Array]) -> tuple[np.ndarray, pa.Array]:
+    """:func:`_joined` for docnos dictionary-encoded part by part: their dictionaries encoded once more
+    (a few texts per distinct docno, not one per line)."""
+    if len(encoded) == 1:
+        return numpy_of(encoded[0].indices), encoded[0].dictionary
+    dictionaries = [part.dictionary for part in encoded]
+    whole = dictionary_encoded(pa.concat_arrays(dictionaries))
+    position = numpy_of(whole.indices)
+    starts = np.cumsum([0] + [len(dictionary) for dictionary in dictionaries])
+    codes = [position[start:][numpy_of(part.indices)] for start, part in zip(starts, encoded)]
+    return np.concatenate(codes), whole.dictionary
 
 
 def _checked(table: QrelsTable, what: str) -> QrelsTable:

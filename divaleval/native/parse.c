@@ -211,7 +211,7 @@ static void topic_map_free(TopicMap *map) {
 
 typedef struct {
     const unsigned char *data;  /* the mapping (page-aligned), or NULL: nothing is given back */
-    Py_ssize_t released;        /* bytes of it given back so far */
+    Py_ssize_t released;        /* bytes of it given back so far (from its start; a part read: from the part's page) */
 } Behind;
 
 static int page_aligned(const unsigned char *data) {
@@ -224,9 +224,11 @@ static int page_aligned(const unsigned char *data) {
 #endif
 }
 
-static void release_behind(Behind *behind, Py_ssize_t upto) {
+static void release_behind(Behind *behind, const unsigned char *at) {
 #if defined(MADV_DONTNEED)
-    if (!behind->data || upto - behind->released < RELEASE_STEP) return;
+    if (!behind->data) return;
+    Py_ssize_t upto = at - behind->data;
+    if (upto - behind->released < RELEASE_STEP) return;
     Py_ssize_t page = (Py_ssize_t)sysconf(_SC_PAGESIZE);
     Py_ssize_t aligned = page > 0 ? upto / page * page : 0;
     if (aligned > behind->released) {
@@ -235,7 +237,7 @@ static void release_behind(Behind *behind, Py_ssize_t upto) {
     }
 #else
     (void)behind;
-    (void)upto;
+    (void)at;
 #endif
 }
 
@@ -370,7 +372,7 @@ static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char
             out->runtag_length = length[5];
         }
         rows++;
-        release_behind(behind, p - data);
+        release_behind(behind, p);
     }
     out->docno_offsets[rows] = (int32_t)bytes;
     out->rows = rows;
@@ -384,7 +386,7 @@ static Py_ssize_t count_newlines(const unsigned char *data, Py_ssize_t size, Beh
     while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
         count++;
         p++;
-        release_behind(behind, p - data);
+        release_behind(behind, p);
     }
     return count;
 }
@@ -406,14 +408,21 @@ static PyObject *resized(PyObject *array, Py_ssize_t size) {
     return array;
 }
 
-/* The lines of a plain file's bytes (not empty; a last line without its newline counts), counted without the
- * GIL, with `behind` made ready to give the pages of a file's mapping back as the split reads them. Only a
- * read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it) is given back: a
- * copy-on-write or anonymous mapping would lose what was written in it. */
-static Py_ssize_t counted_lines(const Py_buffer *input, int mapped, Behind *behind) {
-    const unsigned char *data = input->buf;
-    Py_ssize_t size = input->len, lines;
-    behind->data = mapped && input->readonly && page_aligned(data) ? data : NULL;
+/* The lines of a plain file's bytes from `start` to `start + size` (not empty; a last line without its newline
+ * counts), counted without the GIL, with `behind` made ready to give the pages of a file's mapping back as the
+ * split reads them. Only a read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it)
+ * is given back: a copy-on-write or anonymous mapping would lose what was written in it. A part that starts
+ * within a page gives back from that page on (read again, the part before it comes back from the page cache). */
+static Py_ssize_t counted_lines(const Py_buffer *input, int mapped, Py_ssize_t start, Py_ssize_t size,
+                                Behind *behind) {
+    const unsigned char *data = (const unsigned char *)input->buf + start;
+    Py_ssize_t lines, page = 1;
+#if defined(MADV_DONTNEED)
+    page = (Py_ssize_t)sysconf(_SC_PAGESIZE);
+#endif
+    Py_ssize_t first = page > 0 ? start / page * page : 0;  /* the part's first page */
+    behind->data = mapped && input->readonly && page_aligned(input->buf) ? (const unsigned char *)input->buf + first
+                                                                           : NULL;
     behind->released = 0;
     Py_BEGIN_ALLOW_THREADS
     lines = count_newlines(data, size, behind) + (data[size - 1] != '\n');
@@ -465,7 +474,7 @@ PyObject *split_run(PyObject *self, PyObject *args) {
     unsigned char separator = plain_separator(data, size);
     if (!separator) goto decline;
     Behind behind;
-    Py_ssize_t lines = counted_lines(&input, mapped, &behind);
+    Py_ssize_t lines = counted_lines(&input, mapped, 0, size, &behind);
     topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));
     docnos = PyByteArray_FromStringAndSize(NULL, size);
@@ -560,7 +569,7 @@ static int split_qrels_lines(const unsigned char *data, Py_ssize_t size, unsigne
         if (append_text(out->docno_offsets + rows, out->docno_data, &bytes, field[2], length[2]) < 0) return -1;
         if (read_level(field[3], field[3] + length[3], &out->level[rows]) < 0) return -1;
         rows++;
-        release_behind(behind, p - data);
+        release_behind(behind, p);
     }
     out->docno_offsets[rows] = (int32_t)bytes;
     out->rows = rows;
@@ -569,27 +578,33 @@ static int split_qrels_lines(const unsigned char *data, Py_ssize_t size, unsigne
 }
 
 KERNEL_DOC(split_qrels_doc,
-"split_qrels(data, mapped=False) -> tuple | None\n\n"
+"split_qrels(data, mapped=False, start=0, stop=-1) -> tuple | None\n\n"
 "Intentwise qrels' bytes split into columns, or None where the file is not in the plain form this kernel\n"
 "takes (then the Python reader reads it, and names the line of any problem). The tuple: (rows, topic codes\n"
 "int32, intent codes int32, docno offsets int32, docno bytes, judgments int64 -- each a bytearray --, topic\n"
-"labels and intent labels in first-seen order (bytes)). mapped: as split_run's.");
+"labels and intent labels in first-seen order (bytes)). mapped: as split_run's. start, stop: only the lines\n"
+"of data[start:stop] (stop -1: the end), a part of the file (start at a line's start, else declined); the\n"
+"separator is the one of the file's first line, as for the whole file.");
 
 PyObject *split_qrels(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer input;
     int mapped = 0;
-    if (!PyArg_ParseTuple(args, "y*|p:split_qrels", &input, &mapped)) return NULL;
-    const unsigned char *data = input.buf;
-    Py_ssize_t size = input.len;
+    Py_ssize_t start = 0, stop = -1;
+    if (!PyArg_ParseTuple(args, "y*|pnn:split_qrels", &input, &mapped, &start, &stop)) return NULL;
+    if (stop < 0) stop = input.len;
+    const unsigned char *data = (const unsigned char *)input.buf + start;
+    Py_ssize_t size = stop - start;
     PyObject *topic = NULL, *intent = NULL, *offsets = NULL, *docnos = NULL, *levels = NULL, *result = NULL;
     PyObject *topic_labels = NULL, *intent_labels = NULL;
     QrelsSplit split;
     memset(&split, 0, sizeof split);
-    unsigned char separator = plain_separator(data, size);
+    if (start < 0 || start >= stop || stop > input.len) goto decline;
+    if (start > 0 && data[-1] != '\n') goto decline;  /* (a part starts a line) */
+    unsigned char separator = plain_separator(input.buf, input.len);
     if (!separator) goto decline;
     Behind behind;
-    Py_ssize_t lines = counted_lines(&input, mapped, &behind);
+    Py_ssize_t lines = counted_lines(&input, mapped, start, size, &behind);
     topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     intent = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));

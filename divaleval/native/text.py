@@ -14,6 +14,7 @@ from typing import Callable, ContextManager, NamedTuple
 
 import numpy as np
 
+from ..threads import Threads
 from .compiled import kernel
 
 
@@ -81,16 +82,40 @@ class SplitQrels(NamedTuple):
     intent_labels: list[bytes]
 
 
-def split_qrels(content: Callable[[], ContextManager]) -> SplitQrels | None:
+def split_qrels(content: Callable[[], ContextManager], parts: int = 1) -> list[SplitQrels] | None:
     """Intentwise qrels (``topic intent docno judgment``) split into columns, or None: the kernel is not taken,
     or the file is not in the plain form it takes (one space or one tab between four fields, judgments
-    integers or NTCIR levels within range). ``content()``: as for :func:`split_run`."""
-    split = _split_file("split_qrels", content)
-    if split is None:
+    integers or NTCIR levels within range). ``content()``: as for :func:`split_run`.
+
+    The file is cut into ``parts`` parts at line starts, split at once, each in a thread of its own (the kernel
+    lets go of the GIL): their columns in file order, each part's codes into its own labels (in first-seen
+    order within it), for the caller to join (io/qrels.py). Fewer parts where the file has fewer lines."""
+    compiled = kernel("split_qrels")
+    if compiled is None:
         return None
-    rows, topic_codes, intent_codes, offsets, docnos, levels, topic_labels, intent_labels = split
-    return SplitQrels(rows, np.frombuffer(topic_codes, dtype=np.int32), np.frombuffer(intent_codes, dtype=np.int32),
-                      offsets, docnos, np.frombuffer(levels, dtype=np.int64), topic_labels, intent_labels)
+    with content() as data:
+        mapped = isinstance(data, mmap.mmap)
+        cuts = _line_starts(data, parts)
+        with Threads(len(cuts) - 2, "divaleval-qrels-part") as helpers:
+            rest = [helpers.submit(compiled, data, mapped, start, stop) for start, stop in zip(cuts[1:-1], cuts[2:])]
+            splits = [compiled(data, mapped, cuts[0], cuts[1]), *(task.result() for task in rest)]
+    if any(split is None for split in splits):
+        return None
+    return [SplitQrels(rows, np.frombuffer(topic_codes, dtype=np.int32), np.frombuffer(intent_codes, dtype=np.int32),
+                       offsets, docnos, np.frombuffer(levels, dtype=np.int64), topic_labels, intent_labels)
+            for rows, topic_codes, intent_codes, offsets, docnos, levels, topic_labels, intent_labels in splits]
+
+
+def _line_starts(data, parts: int) -> list[int]:
+    """Where ``parts`` parts of ``data`` start, and its end: each cut at the line start after an equal share."""
+    size = len(data)
+    cuts = [0]
+    for part in range(1, parts):
+        cut = data.find(b"\n", max(size * part // parts, cuts[-1])) + 1
+        if cut <= 0 or cut >= size:
+            break
+        cuts.append(cut)
+    return cuts + [size]
 
 
 class KeyArrays(NamedTuple):
