@@ -192,13 +192,14 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     """
     topic, topic_ids = sort_labels(table.topic.codes, table.topic.labels, natural_key)
     intent, intent_names = sort_labels(table.intent.codes, table.intent.labels, natural_key)
-    doc, docnos = sorted_docnos(table.docno.codes, table.docno.labels)
+    # Judged rows: one per (topic, docno), in (topic, docno) order. Files list a document's judgments (one per
+    # intent) on consecutive lines: the keys are ranked once per stretch of lines sharing one, not per line.
+    starts, lengths = _stretches(table.topic.codes, table.docno.codes)
+    doc, docnos = sorted_docnos(table.docno.codes[starts], table.docno.labels)
     n_topics, n_docs, n_int = len(topic_ids), len(docnos), len(intent_names)
-
-    # Judged rows: one per (topic, docno), in (topic, docno) order.
-    row_key, row_of_line = dense_rank(topic.astype(np.int64) * n_docs + doc)
-    del doc
-    row_of_line = row_of_line.astype(np.int32 if len(row_key) < 2**31 else np.int64)
+    row_key, row_of_stretch = dense_rank(topic[starts].astype(np.int64) * n_docs + doc)
+    del doc, starts
+    row_of_line = np.repeat(row_of_stretch.astype(np.int32 if len(row_key) < 2**31 else np.int64), lengths)
 
     # One cell per (row, intent); a repeated cell is an error or "last wins".
     kept_lines = None
@@ -277,3 +278,10 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         weights=weights,
         adhoc=list(intent_names) == ["0"],
     )
+
+
+def _stretches(topic: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first line, lines) of each stretch of consecutive lines with the same topic and docno codes."""
+    changes = np.flatnonzero((topic[1:] != topic[:-1]) | (docno[1:] != docno[:-1])) + 1
+    starts = np.concatenate([np.zeros(min(len(topic), 1), dtype=np.int64), changes])
+    return starts, np.diff(np.append(starts, len(topic)))
