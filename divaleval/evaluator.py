@@ -202,15 +202,14 @@ class Evaluator:
             for item in inputs:
                 pending.append(reader.submit(self._prepare_ahead, item, pace))
                 item = None  # a run read from standard input is let go once prepared
-                if not warmed and len(pending) == READ_AHEAD:
-                    # The ideal rankings while the first runs are read, every reader busy, rather than after.
-                    self.warm_up()
-                    warmed = True
                 if len(pending) > READ_AHEAD:
+                    if not warmed:  # the ideal rankings while the first runs are read (each reader busy), not after
+                        self.warm_up()
+                        warmed = True
                     scored = self._scored(pending.popleft(), pace)
                     if scored is not None:
                         yield scored
-            if not warmed and pending:  # (fewer runs than readers)
+            if not warmed and pending:  # (no more runs than readers)
                 self.warm_up()
             while pending:
                 scored = self._scored(pending.popleft(), pace)
