@@ -16,6 +16,7 @@ import pyarrow as pa
 from ..arrays import dictionary_encoded, numpy_of
 from ..errors import InputError
 from ..native import SplitQrels, split_qrels
+from ..memory import release_unused_memory
 from ..threads import Threads
 from .source import InputFile, read_input
 from .table import DOCID, ID, LEVEL, Factor, Lines, RowLines, decode, integer_array, memory_lines, read_columns
@@ -88,15 +89,20 @@ def _read_plain_qrels(source: InputFile) -> QrelsTable | None:
     with Threads(len(parts) - 1, "divaleval-qrels-docnos") as helpers:
         rest = [helpers.submit(_encoded_docnos, part) for part in parts[1:]]
         encoded = [_encoded_docnos(parts[0]), *(task.result() for task in rest)]
-    topic_codes, topic_labels = _joined([part.topic_codes for part in parts], [part.topic_labels for part in parts])
-    intent_codes, intent_labels = _joined([part.intent_codes for part in parts],
-                                          [part.intent_labels for part in parts])
-    docno_codes, docno_labels = _joined_docnos(encoded)
-    labels = [np.array([decode(label) for label in texts], dtype=object) for texts in (topic_labels, intent_labels)]
     rows = sum(part.rows for part in parts)
-    level = parts[0].level if len(parts) == 1 else np.concatenate([part.level for part in parts])
-    return QrelsTable(source.name, Factor(topic_codes, labels[0]), Factor(intent_codes, labels[1]),
-                      Factor(docno_codes, docno_labels), level, RowLines(rows))
+    topics = [(part.topic_codes, part.topic_labels) for part in parts]
+    intents = [(part.intent_codes, part.intent_labels) for part in parts]
+    levels = [part.level for part in parts]
+    del parts  # (the docnos' bytes, encoded: let go before the codes are joined)
+    docno = Factor(*_joined_docnos(encoded))
+    del encoded
+    if len(levels) > 1:  # what the helper threads' heaps freed is not reused by this one's: given back
+        release_unused_memory()
+    topic, intent = (_joined(codes, rows) for codes in (topics, intents))
+    labels = [np.array([decode(label) for label in texts], dtype=object) for texts in (topic[1], intent[1])]
+    level = levels[0] if len(levels) == 1 else np.concatenate(levels)
+    return QrelsTable(source.name, Factor(topic[0], labels[0]), Factor(intent[0], labels[1]), docno, level,
+                      RowLines(rows))
 
 
 def _encoded_docnos(part: SplitQrels) -> pa.Array:
@@ -106,15 +112,19 @@ def _encoded_docnos(part: SplitQrels) -> pa.Array:
     return dictionary_encoded(docnos)
 
 
-def _joined(codes: list[np.ndarray], labels: list[list[bytes]]) -> tuple[np.ndarray, list[bytes]]:
+def _joined(parts: list[tuple[np.ndarray, list[bytes]]], rows: int) -> tuple[np.ndarray, list[bytes]]:
     """The codes of consecutive parts, each into its own labels, as codes into the labels of them all (in
     first-seen order: as if the parts had been read as one)."""
-    code_of: dict[bytes, int] = {label: code for code, label in enumerate(labels[0])}
-    joined = [codes[0]]
-    for part_codes, part_labels in zip(codes[1:], labels[1:]):
-        remap = np.array([code_of.setdefault(label, len(code_of)) for label in part_labels], dtype=np.int32)
-        joined.append(remap[part_codes])
-    return (joined[0] if len(joined) == 1 else np.concatenate(joined)), list(code_of)
+    if len(parts) == 1:
+        return parts[0]
+    code_of: dict[bytes, int] = {}
+    joined = np.empty(rows, dtype=np.int32)
+    start = 0
+    for codes, labels in parts:
+        remap = np.array([code_of.setdefault(label, len(code_of)) for label in labels], dtype=np.int32)
+        np.take(remap, codes, out=joined[start: start + len(codes)])
+        start += len(codes)
+    return joined, list(code_of)
 
 
 def _joined_docnos(encoded: list[pa.Array]) -> tuple[np.ndarray, pa.Array]:
@@ -125,9 +135,14 @@ def _joined_docnos(encoded: list[pa.Array]) -> tuple[np.ndarray, pa.Array]:
     dictionaries = [part.dictionary for part in encoded]
     whole = dictionary_encoded(pa.concat_arrays(dictionaries))
     position = numpy_of(whole.indices)
-    starts = np.cumsum([0] + [len(dictionary) for dictionary in dictionaries])
-    codes = [position[start:][numpy_of(part.indices)] for start, part in zip(starts, encoded)]
-    return np.concatenate(codes), whole.dictionary
+    joined = np.empty(sum(len(part) for part in encoded), dtype=np.int32)
+    start = first = 0
+    for part in encoded:
+        np.take(position[first: first + len(part.dictionary)], numpy_of(part.indices),
+                out=joined[start: start + len(part)])
+        start += len(part)
+        first += len(part.dictionary)
+    return joined, whole.dictionary
 
 
 def _checked(table: QrelsTable, what: str) -> QrelsTable:
@@ -139,7 +154,7 @@ def _checked(table: QrelsTable, what: str) -> QrelsTable:
         row = int(np.argmax(out_of_range))
         raise InputError(table.name, int(table.line[row]),
                          f"judgment {table.level[row]} is out of range [{LEVEL_MIN}, {LEVEL_MAX}]")
-    table.level = table.level.astype(np.int16)
+    table.level = table.level.astype(np.int16, copy=False)
     return table
 
 

@@ -531,7 +531,7 @@ typedef struct {
     int32_t *topic, *intent;  /* each line's codes into the labels */
     int32_t *docno_offsets;   /* (rows + 1) */
     unsigned char *docno_data;
-    int64_t *level;
+    int16_t *level;           /* (within LEVEL_LOW .. LEVEL_HIGH: the qrels' own type) */
     Py_ssize_t rows, docno_bytes;
     TopicMap topics, intents;
 } QrelsSplit;
@@ -567,7 +567,9 @@ static int split_qrels_lines(const unsigned char *data, Py_ssize_t size, unsigne
         if ((out->topic[rows] = line_code(&out->topics, &last_topic, field[0], length[0])) < 0) return -1;
         if ((out->intent[rows] = line_code(&out->intents, &last_intent, field[1], length[1])) < 0) return -1;
         if (append_text(out->docno_offsets + rows, out->docno_data, &bytes, field[2], length[2]) < 0) return -1;
-        if (read_level(field[3], field[3] + length[3], &out->level[rows]) < 0) return -1;
+        int64_t level;
+        if (read_level(field[3], field[3] + length[3], &level) < 0) return -1;
+        out->level[rows] = (int16_t)level;
         rows++;
         release_behind(behind, p);
     }
@@ -581,7 +583,7 @@ KERNEL_DOC(split_qrels_doc,
 "split_qrels(data, mapped=False, start=0, stop=-1) -> tuple | None\n\n"
 "Intentwise qrels' bytes split into columns, or None where the file is not in the plain form this kernel\n"
 "takes (then the Python reader reads it, and names the line of any problem). The tuple: (rows, topic codes\n"
-"int32, intent codes int32, docno offsets int32, docno bytes, judgments int64 -- each a bytearray --, topic\n"
+"int32, intent codes int32, docno offsets int32, docno bytes, judgments int16 -- each a bytearray --, topic\n"
 "labels and intent labels in first-seen order (bytes)). mapped: as split_run's. start, stop: only the lines\n"
 "of data[start:stop] (stop -1: the end), a part of the file (start at a line's start, else declined); the\n"
 "separator is the one of the file's first line, as for the whole file.");
@@ -609,13 +611,13 @@ PyObject *split_qrels(PyObject *self, PyObject *args) {
     intent = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));
     docnos = PyByteArray_FromStringAndSize(NULL, size);
-    levels = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int64_t));
+    levels = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int16_t));
     if (!topic || !intent || !offsets || !docnos || !levels) goto fail;
     split.topic = (int32_t *)PyByteArray_AS_STRING(topic);
     split.intent = (int32_t *)PyByteArray_AS_STRING(intent);
     split.docno_offsets = (int32_t *)PyByteArray_AS_STRING(offsets);
     split.docno_data = (unsigned char *)PyByteArray_AS_STRING(docnos);
-    split.level = (int64_t *)PyByteArray_AS_STRING(levels);
+    split.level = (int16_t *)PyByteArray_AS_STRING(levels);
     int status;
     Py_BEGIN_ALLOW_THREADS
     status = split_qrels_lines(data, size, separator, lines, &split, &behind);
@@ -626,7 +628,7 @@ PyObject *split_qrels(PyObject *self, PyObject *args) {
     if (!(intent = resized(intent, rows * (Py_ssize_t)sizeof(int32_t)))) goto fail;
     if (!(offsets = resized(offsets, (rows + 1) * (Py_ssize_t)sizeof(int32_t)))) goto fail;
     if (!(docnos = resized(docnos, split.docno_bytes))) goto fail;
-    if (!(levels = resized(levels, rows * (Py_ssize_t)sizeof(int64_t)))) goto fail;
+    if (!(levels = resized(levels, rows * (Py_ssize_t)sizeof(int16_t)))) goto fail;
     if (!(topic_labels = label_list(&split.topics)) || !(intent_labels = label_list(&split.intents))) goto fail;
     result = Py_BuildValue("(nNNNNNNN)", rows, topic, intent, offsets, docnos, levels, topic_labels, intent_labels);
     topic = intent = offsets = docnos = levels = topic_labels = intent_labels = NULL;  /* the tuple holds them */

@@ -77,7 +77,7 @@ class SplitQrels(NamedTuple):
     intent_codes: np.ndarray   # int32: each line's intent, an index into intent_labels
     docno_offsets: bytearray   # int32 offsets and bytes: the docnos as the buffers of an Arrow binary array
     docno_bytes: bytearray
-    level: np.ndarray          # int64, each within the judgments qrels may hold
+    level: np.ndarray          # int16: the judgments qrels may hold
     topic_labels: list[bytes]  # in first-seen order
     intent_labels: list[bytes]
 
@@ -102,7 +102,7 @@ def split_qrels(content: Callable[[], ContextManager], parts: int = 1) -> list[S
     if any(split is None for split in splits):
         return None
     return [SplitQrels(rows, np.frombuffer(topic_codes, dtype=np.int32), np.frombuffer(intent_codes, dtype=np.int32),
-                       offsets, docnos, np.frombuffer(levels, dtype=np.int64), topic_labels, intent_labels)
+                       offsets, docnos, np.frombuffer(levels, dtype=np.int16), topic_labels, intent_labels)
             for rows, topic_codes, intent_codes, offsets, docnos, levels, topic_labels, intent_labels in splits]
 
 
