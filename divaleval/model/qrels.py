@@ -190,26 +190,30 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         "last" keeps the last line's level and counts every relevant line in
         the intent's number of relevant documents (ndeval's reading).
     """
-    topic, topic_ids = sort_labels(table.topic.codes, table.topic.labels, natural_key)
-    intent, intent_names = sort_labels(table.intent.codes, table.intent.labels, natural_key)
+    # Each label's code in natural order: lines are re-coded where needed only, not every line.
+    topic_of, topic_ids = sort_labels(np.arange(len(table.topic.labels)), table.topic.labels, natural_key)
+    intent_of, intent_names = sort_labels(np.arange(len(table.intent.labels)), table.intent.labels, natural_key)
     # Judged rows: one per (topic, docno), in (topic, docno) order. Files list a document's judgments (one per
     # intent) on consecutive lines: the keys are ranked once per stretch of lines sharing one, not per line.
     starts, lengths = _stretches(table.topic.codes, table.docno.codes)
     doc, docnos = sorted_docnos(table.docno.codes[starts], table.docno.labels)
     n_topics, n_docs, n_int = len(topic_ids), len(docnos), len(intent_names)
-    row_key, row_of_stretch = dense_rank(topic[starts].astype(np.int64) * n_docs + doc)
+    row_key, row_of_stretch = dense_rank(topic_of[table.topic.codes[starts]].astype(np.int64) * n_docs + doc)
     del doc, starts
     row_of_line = np.repeat(row_of_stretch.astype(np.int32 if len(row_key) < 2**31 else np.int64), lengths)
 
-    # One cell per (row, intent); a repeated cell is an error or "last wins".
+    # One cell per (row, intent); a repeated cell is an error or "last wins". (Whether any repeats does not
+    # depend on the intents' order: the codes as read tell.)
     kept_lines = None
-    cell = row_of_line.astype(np.int64) * n_int + intent
+    cell = row_of_line.astype(np.int64) * n_int + table.intent.codes
     n_cells = len(row_key) * n_int
     if n_cells <= 4 * len(cell) + 1024:
         repeats = np.bincount(cell, minlength=n_cells).max(initial=0) > 1
     else:
         repeats = not all_distinct(cell)
     if repeats:
+        intent = intent_of[table.intent.codes]
+        cell = row_of_line.astype(np.int64) * n_int + intent
         order = np.argsort(cell, kind="stable")
         repeated = cell[order][1:] == cell[order][:-1]
         if duplicates == "error":
@@ -217,27 +221,30 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
             line = pair[1]
             docno = as_written(docnos[int(row_key[row_of_line[line]] % n_docs)].as_py())
             raise InputError.repeat(table.name, table.line, pair,
-                                    f"judgment of document {docno} for "
-                                    f"intent {intent_names[intent[line]]} of topic {topic_ids[topic[line]]}")
+                                    f"judgment of document {docno} for intent {intent_names[intent[line]]} "
+                                    f"of topic {topic_ids[topic_of[table.topic.codes[line]]]}")
         last_of_cell = np.ones(len(order), dtype=bool)
         last_of_cell[:-1] = ~repeated
         kept_lines = np.sort(order[last_of_cell])
+        del intent
     del cell
 
-    # Relevant lines per (topic, intent); intents without any are left out.
-    # Only lines with a non-zero level fill the level matrix (0 is its default).
+    # Relevant lines per (topic, intent); intents without any are left out. Only lines with a non-zero
+    # level count (as relevant) or fill the level matrix (0 is its default), so only they are re-coded.
     marked = np.flatnonzero(table.level != 0)
-    if kept_lines is not None:
-        marked = np.intersect1d(marked, kept_lines, assume_unique=True)
-    relevant = table.level >= 1
+    marked_level = table.level[marked]
+    pair_key = topic_of[table.topic.codes[marked]].astype(np.int64) * n_int + intent_of[table.intent.codes[marked]]
     if n_topics * n_int <= 1 << 24:  # (topic, intent) pairs as a small dense range
-        pair_of_line = topic.astype(np.int64) * n_int + intent
-        rel_per_pair = np.bincount(pair_of_line[relevant], minlength=n_topics * n_int)
-        pairs = np.arange(n_topics * n_int)
+        pairs, pair_of_line = np.arange(n_topics * n_int), pair_key
     else:
-        pairs, pair_of_line = dense_rank(topic.astype(np.int64) * n_int + intent)
-        rel_per_pair = np.bincount(pair_of_line[relevant], minlength=len(pairs))
-    del topic, intent, relevant
+        pairs, pair_of_line = dense_rank(pair_key)
+    del pair_key
+    rel_per_pair = np.bincount(pair_of_line[marked_level >= 1], minlength=len(pairs))  # (repeated lines too)
+    if kept_lines is not None:  # the matrix holds the last of repeated lines only
+        kept_line = np.zeros(len(table.level), dtype=bool)
+        kept_line[kept_lines] = True
+        kept_marked = kept_line[marked]
+        marked, marked_level, pair_of_line = marked[kept_marked], marked_level[kept_marked], pair_of_line[kept_marked]
     kept = rel_per_pair > 0
     kept_pairs = pairs[kept]
     kept_topic = kept_pairs // n_int
@@ -259,9 +266,9 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     levels = np.zeros((len(row_key), n_columns), dtype=np.int16)
     kept_index = np.full(len(pairs), -1, dtype=np.int64)
     kept_index[kept] = np.arange(len(kept_pairs))
-    line_kept = kept_index[pair_of_line[marked]]
-    lines = marked[line_kept >= 0]
-    levels[row_of_line[lines], column_of_kept[line_kept[line_kept >= 0]]] = table.level[lines]
+    line_kept = kept_index[pair_of_line]
+    filled = line_kept >= 0
+    levels[row_of_line[marked[filled]], column_of_kept[line_kept[filled]]] = marked_level[filled]
 
     weights = np.where(
         rel_count > 0, 1.0 / np.maximum(n_intents, 1)[:, None], 0.0
