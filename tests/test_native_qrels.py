@@ -16,7 +16,6 @@ import pytest
 
 from divaleval import native
 from divaleval.errors import InputError
-from divaleval.io import qrels as qrels_module
 from divaleval.io.qrels import read_qrels
 
 if not native.built():
@@ -37,15 +36,6 @@ def kernels_on(on: bool):
             del os.environ[native.ENVIRONMENT]
         else:
             os.environ[native.ENVIRONMENT] = before
-
-
-@pytest.fixture(params=["whole", "in parts"])
-def parts(request, monkeypatch):
-    """Each file split whole, and in parts (as a large file is: a thread each, their codes joined after)."""
-    if request.param == "in parts":
-        monkeypatch.setattr(qrels_module, "PART_BYTES", 1)
-        monkeypatch.setattr(qrels_module, "QRELS_PARTS", 3)
-    return request.param
 
 
 def split(data: bytes):
@@ -118,7 +108,7 @@ FILES = [
 
 
 @pytest.mark.parametrize("data,taken", [case[1:] for case in FILES], ids=[case[0] for case in FILES])
-def test_awkward_qrels_read_alike(tmp_path, data, taken, parts):
+def test_awkward_qrels_read_alike(tmp_path, data, taken):
     path = tmp_path / "qrels.txt"
     path.write_bytes(data)
     assert (split(data) is not None) == taken, "the kernel must take plain qrels and decline the others"
@@ -146,7 +136,7 @@ def outcome_of(data: bytes):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_random_plain_qrels_read_alike(tmp_path, seed, parts):
+def test_random_plain_qrels_read_alike(tmp_path, seed):
     rng = random.Random(seed)
     separator = rng.choice([" ", "\t"])  # (one per file: a file mixing them is declined)
     lines = []
@@ -171,20 +161,6 @@ def real_qrels() -> list[Path]:
 
 
 @pytest.mark.parametrize("path", real_qrels(), ids=lambda path: "/".join(path.parts[-3:]))
-def test_real_qrels_are_taken_and_read_alike(path, parts):
+def test_real_qrels_are_taken_and_read_alike(path):
     assert split(path.read_bytes()) is not None
     assert_same_reading(path)
-
-
-def test_parts_start_at_lines_and_keep_the_file_separator():
-    """A part is split only from a line's start, and by the separator of the file's first line (a file whose
-    later part alone uses tabs is declined, as it is whole); its codes are into its own labels."""
-    data = b"1 1 a 1\n2 1 b 0\n3\t1\tc\t1\n"
-    compiled = native.kernels().split_qrels
-    with kernels_on(True):
-        assert compiled(data, False, 0, 16) is not None
-        assert compiled(data, False, 16, len(data)) is None      # tabs, where the file's first line has spaces
-        assert compiled(data, False, 3, 16) is None               # not a line's start
-        assert compiled(data, False, 8, 8) is None                # nothing
-        rows, topics, *_, topic_labels, intent_labels = compiled(data, False, 8, 16)
-        assert rows == 1 and np.frombuffer(topics, dtype=np.int32).tolist() == [0] and topic_labels == [b"2"]

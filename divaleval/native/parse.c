@@ -130,8 +130,9 @@ static int read_real(const unsigned char *start, const unsigned char *end, doubl
     return 0;
 }
 
-/* The distinct topics of a run, in first-seen order, their bytes copied (so that nothing behind the line
- * being read is looked at again), found by an open-addressing map. */
+/* The distinct labels of a column (a run's topics; qrels' topics, intents and docnos), in first-seen order, their
+ * bytes copied one after the other (so that nothing behind the line being read is looked at again), found by an
+ * open-addressing map. */
 typedef struct {
     unsigned char *text;         /* label j: text[start[j] : start[j] + length[j]] */
     size_t text_used, text_room;
@@ -211,7 +212,7 @@ static void topic_map_free(TopicMap *map) {
 
 typedef struct {
     const unsigned char *data;  /* the mapping (page-aligned), or NULL: nothing is given back */
-    Py_ssize_t released;        /* bytes of it given back so far (from its start; a part read: from the part's page) */
+    Py_ssize_t released;        /* bytes of it given back so far */
 } Behind;
 
 static int page_aligned(const unsigned char *data) {
@@ -224,11 +225,9 @@ static int page_aligned(const unsigned char *data) {
 #endif
 }
 
-static void release_behind(Behind *behind, const unsigned char *at) {
+static void release_behind(Behind *behind, Py_ssize_t upto) {
 #if defined(MADV_DONTNEED)
-    if (!behind->data) return;
-    Py_ssize_t upto = at - behind->data;
-    if (upto - behind->released < RELEASE_STEP) return;
+    if (!behind->data || upto - behind->released < RELEASE_STEP) return;
     Py_ssize_t page = (Py_ssize_t)sysconf(_SC_PAGESIZE);
     Py_ssize_t aligned = page > 0 ? upto / page * page : 0;
     if (aligned > behind->released) {
@@ -237,7 +236,7 @@ static void release_behind(Behind *behind, const unsigned char *at) {
     }
 #else
     (void)behind;
-    (void)at;
+    (void)upto;
 #endif
 }
 
@@ -372,7 +371,7 @@ static int split_lines(const unsigned char *data, Py_ssize_t size, unsigned char
             out->runtag_length = length[5];
         }
         rows++;
-        release_behind(behind, p);
+        release_behind(behind, p - data);
     }
     out->docno_offsets[rows] = (int32_t)bytes;
     out->rows = rows;
@@ -386,7 +385,7 @@ static Py_ssize_t count_newlines(const unsigned char *data, Py_ssize_t size, Beh
     while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
         count++;
         p++;
-        release_behind(behind, p);
+        release_behind(behind, p - data);
     }
     return count;
 }
@@ -408,21 +407,14 @@ static PyObject *resized(PyObject *array, Py_ssize_t size) {
     return array;
 }
 
-/* The lines of a plain file's bytes from `start` to `start + size` (not empty; a last line without its newline
- * counts), counted without the GIL, with `behind` made ready to give the pages of a file's mapping back as the
- * split reads them. Only a read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it)
- * is given back: a copy-on-write or anonymous mapping would lose what was written in it. A part that starts
- * within a page gives back from that page on (read again, the part before it comes back from the page cache). */
-static Py_ssize_t counted_lines(const Py_buffer *input, int mapped, Py_ssize_t start, Py_ssize_t size,
-                                Behind *behind) {
-    const unsigned char *data = (const unsigned char *)input->buf + start;
-    Py_ssize_t lines, page = 1;
-#if defined(MADV_DONTNEED)
-    page = (Py_ssize_t)sysconf(_SC_PAGESIZE);
-#endif
-    Py_ssize_t first = page > 0 ? start / page * page : 0;  /* the part's first page */
-    behind->data = mapped && input->readonly && page_aligned(input->buf) ? (const unsigned char *)input->buf + first
-                                                                           : NULL;
+/* The lines of a plain file's bytes (not empty; a last line without its newline counts), counted without the
+ * GIL, with `behind` made ready to give the pages of a file's mapping back as the split reads them. Only a
+ * read-only buffer that starts a page (a file's mapping, as InputFile.mapped makes it) is given back: a
+ * copy-on-write or anonymous mapping would lose what was written in it. */
+static Py_ssize_t counted_lines(const Py_buffer *input, int mapped, Behind *behind) {
+    const unsigned char *data = input->buf;
+    Py_ssize_t size = input->len, lines;
+    behind->data = mapped && input->readonly && page_aligned(data) ? data : NULL;
     behind->released = 0;
     Py_BEGIN_ALLOW_THREADS
     lines = count_newlines(data, size, behind) + (data[size - 1] != '\n');
@@ -474,7 +466,7 @@ PyObject *split_run(PyObject *self, PyObject *args) {
     unsigned char separator = plain_separator(data, size);
     if (!separator) goto decline;
     Behind behind;
-    Py_ssize_t lines = counted_lines(&input, mapped, 0, size, &behind);
+    Py_ssize_t lines = counted_lines(&input, mapped, &behind);
     topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));
     docnos = PyByteArray_FromStringAndSize(NULL, size);
@@ -528,12 +520,10 @@ done:
 #define LEVEL_HIGH 32767
 
 typedef struct {
-    int32_t *topic, *intent;  /* each line's codes into the labels */
-    int32_t *docno_offsets;   /* (rows + 1) */
-    unsigned char *docno_data;
-    int16_t *level;           /* (within LEVEL_LOW .. LEVEL_HIGH: the qrels' own type) */
-    Py_ssize_t rows, docno_bytes;
-    TopicMap topics, intents;
+    int32_t *topic, *intent, *docno;  /* each line's codes into the labels */
+    int16_t *level;                   /* (within LEVEL_LOW .. LEVEL_HIGH: the qrels' own type) */
+    Py_ssize_t rows;
+    TopicMap topics, intents, docnos;
 } QrelsSplit;
 
 /* A judgment as the qrels reader reads one: [+-]?digits or L digits (an NTCIR level), within LEVEL_LOW ..
@@ -557,8 +547,8 @@ static int split_qrels_lines(const unsigned char *data, Py_ssize_t size, unsigne
     unsigned char kind[256];
     byte_kinds(kind, separator);
     const unsigned char *p = data, *end = data + size;
-    Py_ssize_t rows = 0, bytes = 0;
-    int32_t last_topic = -1, last_intent = -1;
+    Py_ssize_t rows = 0;
+    int32_t last_topic = -1, last_intent = -1, last_docno = -1;
     while (p < end) {
         const unsigned char *field[QRELS_WIDTH];
         Py_ssize_t length[QRELS_WIDTH];
@@ -566,57 +556,62 @@ static int split_qrels_lines(const unsigned char *data, Py_ssize_t size, unsigne
         if (line_fields(&p, end, kind, field, length, QRELS_WIDTH) != QRELS_WIDTH) return -1;
         if ((out->topic[rows] = line_code(&out->topics, &last_topic, field[0], length[0])) < 0) return -1;
         if ((out->intent[rows] = line_code(&out->intents, &last_intent, field[1], length[1])) < 0) return -1;
-        if (append_text(out->docno_offsets + rows, out->docno_data, &bytes, field[2], length[2]) < 0) return -1;
+        /* (a document's judgments, one per intent, mostly on consecutive lines: its code at once) */
+        if ((out->docno[rows] = line_code(&out->docnos, &last_docno, field[2], length[2])) < 0) return -1;
         int64_t level;
         if (read_level(field[3], field[3] + length[3], &level) < 0) return -1;
         out->level[rows] = (int16_t)level;
         rows++;
-        release_behind(behind, p);
+        release_behind(behind, p - data);
     }
-    out->docno_offsets[rows] = (int32_t)bytes;
     out->rows = rows;
-    out->docno_bytes = bytes;
     return rows ? 0 : -1;
 }
 
+/* The labels of `map` as the buffers of an Arrow binary array, offsets (int32) and bytes, in code order: 0; -1
+ * with an exception set; 1 to decline (labels of 2 GiB or more). */
+static int label_buffers(const TopicMap *map, PyObject **offsets, PyObject **bytes) {
+    if (map->text_used >= INT32_MAX) return 1;
+    *offsets = PyByteArray_FromStringAndSize(NULL, (map->count + 1) * (Py_ssize_t)sizeof(int32_t));
+    *bytes = PyByteArray_FromStringAndSize((const char *)map->text, (Py_ssize_t)map->text_used);
+    if (!*offsets || !*bytes) return -1;
+    int32_t *offset = (int32_t *)PyByteArray_AS_STRING(*offsets);
+    for (Py_ssize_t j = 0; j < map->count; j++) offset[j] = (int32_t)map->start[j];  /* (the texts lie in code order) */
+    offset[map->count] = (int32_t)map->text_used;
+    return 0;
+}
+
 KERNEL_DOC(split_qrels_doc,
-"split_qrels(data, mapped=False, start=0, stop=-1) -> tuple | None\n\n"
+"split_qrels(data, mapped=False) -> tuple | None\n\n"
 "Intentwise qrels' bytes split into columns, or None where the file is not in the plain form this kernel\n"
 "takes (then the Python reader reads it, and names the line of any problem). The tuple: (rows, topic codes\n"
-"int32, intent codes int32, docno offsets int32, docno bytes, judgments int16 -- each a bytearray --, topic\n"
-"labels and intent labels in first-seen order (bytes)). mapped: as split_run's. start, stop: only the lines\n"
-"of data[start:stop] (stop -1: the end), a part of the file (start at a line's start, else declined); the\n"
-"separator is the one of the file's first line, as for the whole file.");
+"int32, intent codes int32, docno codes int32, judgments int16, the docnos in first-seen order as the offsets\n"
+"(int32) and bytes of an Arrow binary array -- each a bytearray --, topic labels and intent labels in\n"
+"first-seen order (bytes)). mapped: as split_run's.");
 
 PyObject *split_qrels(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer input;
     int mapped = 0;
-    Py_ssize_t start = 0, stop = -1;
-    if (!PyArg_ParseTuple(args, "y*|pnn:split_qrels", &input, &mapped, &start, &stop)) return NULL;
-    if (stop < 0) stop = input.len;
-    const unsigned char *data = (const unsigned char *)input.buf + start;
-    Py_ssize_t size = stop - start;
-    PyObject *topic = NULL, *intent = NULL, *offsets = NULL, *docnos = NULL, *levels = NULL, *result = NULL;
-    PyObject *topic_labels = NULL, *intent_labels = NULL;
+    if (!PyArg_ParseTuple(args, "y*|p:split_qrels", &input, &mapped)) return NULL;
+    const unsigned char *data = input.buf;
+    Py_ssize_t size = input.len;
+    PyObject *topic = NULL, *intent = NULL, *docno = NULL, *levels = NULL, *offsets = NULL, *texts = NULL;
+    PyObject *topic_labels = NULL, *intent_labels = NULL, *result = NULL;
     QrelsSplit split;
     memset(&split, 0, sizeof split);
-    if (start < 0 || start >= stop || stop > input.len) goto decline;
-    if (start > 0 && data[-1] != '\n') goto decline;  /* (a part starts a line) */
-    unsigned char separator = plain_separator(input.buf, input.len);
+    unsigned char separator = plain_separator(data, size);
     if (!separator) goto decline;
     Behind behind;
-    Py_ssize_t lines = counted_lines(&input, mapped, start, size, &behind);
+    Py_ssize_t lines = counted_lines(&input, mapped, &behind);
     topic = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     intent = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
-    offsets = PyByteArray_FromStringAndSize(NULL, (lines + 1) * (Py_ssize_t)sizeof(int32_t));
-    docnos = PyByteArray_FromStringAndSize(NULL, size);
+    docno = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int32_t));
     levels = PyByteArray_FromStringAndSize(NULL, lines * (Py_ssize_t)sizeof(int16_t));
-    if (!topic || !intent || !offsets || !docnos || !levels) goto fail;
+    if (!topic || !intent || !docno || !levels) goto fail;
     split.topic = (int32_t *)PyByteArray_AS_STRING(topic);
     split.intent = (int32_t *)PyByteArray_AS_STRING(intent);
-    split.docno_offsets = (int32_t *)PyByteArray_AS_STRING(offsets);
-    split.docno_data = (unsigned char *)PyByteArray_AS_STRING(docnos);
+    split.docno = (int32_t *)PyByteArray_AS_STRING(docno);
     split.level = (int16_t *)PyByteArray_AS_STRING(levels);
     int status;
     Py_BEGIN_ALLOW_THREADS
@@ -626,12 +621,16 @@ PyObject *split_qrels(PyObject *self, PyObject *args) {
     Py_ssize_t rows = split.rows;
     if (!(topic = resized(topic, rows * (Py_ssize_t)sizeof(int32_t)))) goto fail;
     if (!(intent = resized(intent, rows * (Py_ssize_t)sizeof(int32_t)))) goto fail;
-    if (!(offsets = resized(offsets, (rows + 1) * (Py_ssize_t)sizeof(int32_t)))) goto fail;
-    if (!(docnos = resized(docnos, split.docno_bytes))) goto fail;
+    if (!(docno = resized(docno, rows * (Py_ssize_t)sizeof(int32_t)))) goto fail;
     if (!(levels = resized(levels, rows * (Py_ssize_t)sizeof(int16_t)))) goto fail;
+    if ((status = label_buffers(&split.docnos, &offsets, &texts)) != 0) {
+        if (status < 0) goto fail;
+        goto decline;
+    }
     if (!(topic_labels = label_list(&split.topics)) || !(intent_labels = label_list(&split.intents))) goto fail;
-    result = Py_BuildValue("(nNNNNNNN)", rows, topic, intent, offsets, docnos, levels, topic_labels, intent_labels);
-    topic = intent = offsets = docnos = levels = topic_labels = intent_labels = NULL;  /* the tuple holds them */
+    result = Py_BuildValue("(nNNNNNNNN)", rows, topic, intent, docno, levels, offsets, texts, topic_labels,
+                           intent_labels);
+    topic = intent = docno = levels = offsets = texts = topic_labels = intent_labels = NULL;  /* the tuple holds them */
     goto done;
 decline:
     result = Py_None;
@@ -642,13 +641,15 @@ fail:
 done:
     Py_XDECREF(topic);
     Py_XDECREF(intent);
-    Py_XDECREF(offsets);
-    Py_XDECREF(docnos);
+    Py_XDECREF(docno);
     Py_XDECREF(levels);
+    Py_XDECREF(offsets);
+    Py_XDECREF(texts);
     Py_XDECREF(topic_labels);
     Py_XDECREF(intent_labels);
     topic_map_free(&split.topics);
     topic_map_free(&split.intents);
+    topic_map_free(&split.docnos);
     PyBuffer_Release(&input);
     return result;
 }

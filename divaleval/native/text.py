@@ -14,7 +14,6 @@ from typing import Callable, ContextManager, NamedTuple
 
 import numpy as np
 
-from ..threads import Threads
 from .compiled import kernel
 
 
@@ -75,47 +74,25 @@ class SplitQrels(NamedTuple):
     rows: int
     topic_codes: np.ndarray    # int32: each line's topic, an index into topic_labels
     intent_codes: np.ndarray   # int32: each line's intent, an index into intent_labels
-    docno_offsets: bytearray   # int32 offsets and bytes: the docnos as the buffers of an Arrow binary array
-    docno_bytes: bytearray
+    docno_codes: np.ndarray    # int32: each line's docno, an index into the docnos below
     level: np.ndarray          # int16: the judgments qrels may hold
+    docno_offsets: bytearray   # int32 offsets and bytes: the docnos (first-seen order) as the buffers of an Arrow
+    docno_bytes: bytearray     # binary array
     topic_labels: list[bytes]  # in first-seen order
     intent_labels: list[bytes]
 
 
-def split_qrels(content: Callable[[], ContextManager], parts: int = 1) -> list[SplitQrels] | None:
+def split_qrels(content: Callable[[], ContextManager]) -> SplitQrels | None:
     """Intentwise qrels (``topic intent docno judgment``) split into columns, or None: the kernel is not taken,
     or the file is not in the plain form it takes (one space or one tab between four fields, judgments
-    integers or NTCIR levels within range). ``content()``: as for :func:`split_run`.
-
-    The file is cut into ``parts`` parts at line starts, split at once, each in a thread of its own (the kernel
-    lets go of the GIL): their columns in file order, each part's codes into its own labels (in first-seen
-    order within it), for the caller to join (io/qrels.py). Fewer parts where the file has fewer lines."""
-    compiled = kernel("split_qrels")
-    if compiled is None:
+    integers or NTCIR levels within range). ``content()``: as for :func:`split_run`. Docnos come coded as
+    topics and intents do (the distinct ones once each), not as one text per line."""
+    split = _split_file("split_qrels", content)
+    if split is None:
         return None
-    with content() as data:
-        mapped = isinstance(data, mmap.mmap)
-        cuts = _line_starts(data, parts)
-        with Threads(len(cuts) - 2, "divaleval-qrels-part") as helpers:
-            rest = [helpers.submit(compiled, data, mapped, start, stop) for start, stop in zip(cuts[1:-1], cuts[2:])]
-            splits = [compiled(data, mapped, cuts[0], cuts[1]), *(task.result() for task in rest)]
-    if any(split is None for split in splits):
-        return None
-    return [SplitQrels(rows, np.frombuffer(topic_codes, dtype=np.int32), np.frombuffer(intent_codes, dtype=np.int32),
-                       offsets, docnos, np.frombuffer(levels, dtype=np.int16), topic_labels, intent_labels)
-            for rows, topic_codes, intent_codes, offsets, docnos, levels, topic_labels, intent_labels in splits]
-
-
-def _line_starts(data, parts: int) -> list[int]:
-    """Where ``parts`` parts of ``data`` start, and its end: each cut at the line start after an equal share."""
-    size = len(data)
-    cuts = [0]
-    for part in range(1, parts):
-        cut = data.find(b"\n", max(size * part // parts, cuts[-1])) + 1
-        if cut <= 0 or cut >= size:
-            break
-        cuts.append(cut)
-    return cuts + [size]
+    rows, topics, intents, docnos, levels, offsets, texts, topic_labels, intent_labels = split
+    return SplitQrels(rows, *(np.frombuffer(codes, dtype=np.int32) for codes in (topics, intents, docnos)),
+                      np.frombuffer(levels, dtype=np.int16), offsets, texts, topic_labels, intent_labels)
 
 
 class KeyArrays(NamedTuple):
