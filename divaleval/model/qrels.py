@@ -193,14 +193,18 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     # Each label's code in natural order: lines are re-coded where needed only, not every line.
     topic_of, topic_ids = sort_labels(np.arange(len(table.topic.labels)), table.topic.labels, natural_key)
     intent_of, intent_names = sort_labels(np.arange(len(table.intent.labels)), table.intent.labels, natural_key)
-    # Judged rows: one per (topic, docno), in (topic, docno) order. Files list a document's judgments (one per
-    # intent) on consecutive lines: the keys are ranked once per stretch of lines sharing one, not per line.
-    starts, lengths = _stretches(table.topic.codes, table.docno.codes)
-    doc, docnos = sorted_docnos(table.docno.codes[starts], table.docno.labels)
+    # Judged rows: one per (topic, docno), in (topic, docno) order. Many files list a document's judgments (one
+    # per intent) on consecutive lines: the keys are then ranked once per stretch of lines sharing one.
+    stretches = _stretches(table.topic.codes, table.docno.codes)
+    topic_codes, docno_codes = ((table.topic.codes, table.docno.codes) if stretches is None else
+                                (table.topic.codes[stretches[0]], table.docno.codes[stretches[0]]))
+    doc, docnos = sorted_docnos(docno_codes, table.docno.labels)
     n_topics, n_docs, n_int = len(topic_ids), len(docnos), len(intent_names)
-    row_key, row_of_stretch = dense_rank(topic_of[table.topic.codes[starts]].astype(np.int64) * n_docs + doc)
-    del doc, starts
-    row_of_line = np.repeat(row_of_stretch.astype(np.int32 if len(row_key) < 2**31 else np.int64), lengths)
+    row_key, row_of_key = dense_rank(topic_of[topic_codes].astype(np.int64) * n_docs + doc)
+    del doc, topic_codes, docno_codes
+    row_of_line = row_of_key.astype(np.int32 if len(row_key) < 2**31 else np.int64)
+    if stretches is not None:
+        row_of_line = np.repeat(row_of_line, stretches[1])
 
     # One cell per (row, intent); a repeated cell is an error or "last wins". (Whether any repeats does not
     # depend on the intents' order: the codes as read tell.)
@@ -287,8 +291,12 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
     )
 
 
-def _stretches(topic: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(first line, lines) of each stretch of consecutive lines with the same topic and docno codes."""
+def _stretches(topic: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """(first line, lines) of each stretch of consecutive lines with the same topic and docno codes; None where
+    they hold fewer than two lines on average (ad hoc qrels, files sorted by intent): then lines are taken one
+    by one."""
     changes = np.flatnonzero((topic[1:] != topic[:-1]) | (docno[1:] != docno[:-1])) + 1
-    starts = np.concatenate([np.zeros(min(len(topic), 1), dtype=np.int64), changes])
+    if 2 * (len(changes) + 1) > len(topic):
+        return None
+    starts = np.concatenate([np.zeros(1, dtype=np.int64), changes])
     return starts, np.diff(np.append(starts, len(topic)))
