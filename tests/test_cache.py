@@ -162,6 +162,17 @@ def test_turned_off(value, monkeypatch, tmp_path):
     assert stored.cache_directory() == str(tmp_path / "divaleval")
 
 
+@pytest.mark.parametrize("value", ["1", "on", "TRUE", "yes"])
+def test_turned_on_is_the_usual_place_not_a_directory_of_that_name(value, monkeypatch, tmp_path):
+    from divaleval.model import stored
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("DIVALEVAL_CACHE", value)
+    assert stored.cache_directory() == str(tmp_path / "divaleval")
+    monkeypatch.setenv("DIVALEVAL_CACHE", str(tmp_path / "mine"))
+    assert stored.cache_directory() == str(tmp_path / "mine")
+
+
 def test_the_arrays_are_read_in_place_aligned_and_writable(tmp_path):
     """Format 2: the arrays' bytes follow the pickle; read back they are views of the one block read (no copy),
     each at a multiple of ALIGN (the compiled kernels read their words in place), and writable as built."""

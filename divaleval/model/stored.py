@@ -47,8 +47,8 @@ file's times, for filesystems that do not keep them as POSIX says (FAT's family,
 its modification time; some FUSE and object-store mounts) and for a file rewritten through a shared
 memory map, whose times may lag the writes.
 
-Where: ``$DIVALEVAL_CACHE`` if set (``0``, ``off`` or empty: no cache), else
-``$XDG_CACHE_HOME/divaleval``, else ``~/.cache/divaleval``. Each entry is about the size of the arrays
+Where: ``$DIVALEVAL_CACHE`` if set to a directory (``0``, ``off`` or empty: no cache; ``1``, ``on``:
+the usual place), else ``$XDG_CACHE_HOME/divaleval``, else ``~/.cache/divaleval``. Each entry is about the size of the arrays
 (a few times smaller than the qrels file), each memo 72 bytes; remove the directory to reclaim the space.
 ``$DIVALEVAL_CACHE_STAT`` (``0``, ``off`` or empty) turns only the memos off.
 """
@@ -73,6 +73,7 @@ from .qrels import Qrels, build_qrels
 
 ENVIRONMENT = "DIVALEVAL_CACHE"
 OFF = ("", "0", "off", "no", "false")
+ON = ("1", "on", "yes", "true")  # (the usual place: not a directory named "1" wherever the call runs)
 FORMAT = 2
 MAGIC = b"DIVQRLS\x02"
 # magic, length of what follows the header, CRC-32 of it, pickle's length, number of out-of-band buffers; then
@@ -119,7 +120,7 @@ def cache_directory() -> str | None:
     """The cache's directory, or None when the cache is turned off (``DIVALEVAL_CACHE=0``). (Paths here are
     plain strings: pathlib's imports are 4 ms of every call.)"""
     chosen = os.environ.get(ENVIRONMENT)
-    if chosen is not None:
+    if chosen is not None and chosen.strip().lower() not in ON:
         return None if chosen.strip().lower() in OFF else os.path.expanduser(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "divaleval")
