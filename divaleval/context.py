@@ -134,14 +134,14 @@ class RunContext:
         """(T,) intents with at least one relevant document."""
         return self.qrels.n_intents[self.topics]
 
-    @property
+    @cached_property
     def rel_count(self) -> np.ndarray:
         """(T, I) relevant documents of each intent."""
         return self.qrels.rel_count[self.topics]
 
-    @property
+    @cached_property
     def weights(self) -> np.ndarray:
-        """(T, I) intent weights P(i)."""
+        """(T, I) intent weights P(i) (gathered once per run: every IA- measure reads them)."""
         return self.qrels.weights[self.topics]
 
     def slots(self, topic: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext
-from .bpref import judged_classes
+from .bpref import judged_classes, ranked_judgments
 from .core import measure
 from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
 
@@ -42,19 +42,19 @@ def inferred_average_precision(ctx: RunContext, *, cutoff: None = None) -> np.nd
     """infAP = (1/R) sum_{relevant d ranked} E[prec@k_d],  E[prec@1] = 1,
     E[prec@k] = 1/k + ((k-1)/k) (p/(k-1)) (r + eps) / (r + n + 2 eps): p pooled, r relevant and n judged
     non-relevant documents above rank k; eps = 0.00001"""
-    relevant_row, nonrelevant_row, rel_total, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
+    _, _, rel_total, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
     # The pooled documents of the scored topics, in rank order: only they add terms or count above one;
     # an unpooled document counts only in the ranks.
-    topic, row, rank = ctx.judged_lines
-    rank = rank.astype(np.float64)
-    relevant = relevant_row[row]
-    nonrelevant = nonrelevant_row[row]
+    topic, _, rank = ctx.judged_lines
+    relevant, n = ranked_judgments(ctx)
     starts = judged_line_starts(ctx)
-    p = np.arange(len(row)) - starts
     r = count_before_in_group(relevant, starts)
-    n = count_before_in_group(nonrelevant, starts)
+    # Only the relevant documents add terms (the others' terms, 0, would change no bit of the sums).
+    lines = np.flatnonzero(relevant)
+    p = lines - starts[lines]
+    topic, rank, r, n = topic[lines], rank[lines].astype(np.float64), r[lines], n[lines]
     above = np.maximum(rank - 1, 1)
     expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + SMOOTHING) / (r + n + 2 * SMOOTHING))
-    terms = np.where(relevant, np.where(rank == 1, 1.0, expected), 0.0)
+    terms = np.where(rank == 1, 1.0, expected)
     total = np.bincount(topic, weights=terms, minlength=ctx.n_topics)  # added in rank order, as trec_eval
     return divide_or_zero(total, rel_total[ctx.topics])

@@ -72,9 +72,15 @@ def _sum(gl: GainList, cutoff: int | None, terms: np.ndarray) -> np.ndarray:
 # Each kernel's terms depend on the list, not on the cutoff: computed once per list and shared by its cutoffs.
 
 @memoised
-def _precision_terms(gl: GainList) -> np.ndarray:
-    """C(r)/r."""
-    return np.cumsum(gl.gains > 0, axis=1) / gl.position
+def relevant_running_count(gl: GainList) -> np.ndarray:
+    """C(r): the entries with a gain at or above each entry of its row."""
+    return np.cumsum(gl.gains > 0, axis=1)
+
+
+@memoised
+def precision_terms(gl: GainList) -> np.ndarray:
+    """C(r)/r (AP's terms; IPrec's precisions)."""
+    return relevant_running_count(gl) / gl.position
 
 
 @memoised
@@ -106,12 +112,12 @@ def precision(gl: GainList, cutoff: int) -> np.ndarray:
 
 
 def average_precision(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), _rank_normaliser(gl, cutoff))
+    return divide_or_zero(_sum(gl, cutoff, precision_terms(gl)), _rank_normaliser(gl, cutoff))
 
 
 def average_precision_over_r(gl: GainList, cutoff: int | None) -> np.ndarray:
     """AP's sum over the top k divided by R whatever k (trec_eval's map_cut), not by min(k, R)."""
-    return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), gl.n_relevant)
+    return divide_or_zero(_sum(gl, cutoff, precision_terms(gl)), gl.n_relevant)
 
 
 @memoised
