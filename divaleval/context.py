@@ -118,11 +118,14 @@ class RunContext:
     """
 
     def __init__(self, qrels: JudgedDocuments, run: RankedRun, topics: np.ndarray,
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, cutoffs: tuple = ()) -> None:
         self.qrels = qrels
         self.run = run
         self.topics = np.asarray(topics, dtype=np.int64)
         self.settings = settings or Settings()
+        # The cutoffs the measures scored in this context ask for (None: the whole ranking): a gain list's
+        # sums at all of them are made in one pass (:class:`~divaleval.measures.ncu.lists.GainList`).
+        self.cutoffs = cutoffs
         self.cache: dict = {}
 
     @property

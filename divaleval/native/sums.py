@@ -1,5 +1,5 @@
-"""Row reductions the scoring kernels share, numpy's to the bit: masked row sums, the blended ratio, P+'s parts,
-ERR's stopping probabilities.
+"""Row reductions the scoring kernels share, numpy's to the bit: masked row sums and P+'s parts (at one cutoff or
+several), the blended ratio, ERR's stopping probabilities, GAP's terms.
 
 Each function here is its numpy twin, written out, and takes the compiled kernel
 of the same name (divaleval/native/sums.c) instead where that kernel is built
@@ -61,6 +61,47 @@ def _sums_agree(compiled) -> bool:
             compiled(values, width, mask, width, columns, sums)
             if not _same_bits(sums, _numpy_masked_row_sums(values, mask, columns)):
                 return False
+    return True
+
+
+# -- row sums at several cutoffs ------------------------------------------------------------------------
+
+def cut_row_sums(values: np.ndarray, gains: np.ndarray, position: np.ndarray, bounds: np.ndarray,
+                 columns: np.ndarray) -> np.ndarray:
+    """(K, rows): for each cutoff j, :func:`masked_row_sums` of ``values`` under the mask ``(position <=
+    bounds[j]) & (gains > 0)`` over its first ``columns[j]`` columns (a gain list's sums at K cutoffs: one
+    pass over the rows by the compiled kernel where it is taken)."""
+    bounds, columns = np.asarray(bounds, dtype=np.int64), np.asarray(columns, dtype=np.int64)
+    compiled = kernel("cut_row_sums")
+    if compiled is not None and _plain_rows(values, np.float64) and _plain_rows(gains, np.float64) \
+            and _plain_rows(position, np.int64) and values.shape == gains.shape == position.shape:
+        sums = np.empty((len(bounds), len(values)))
+        compiled(values, gains, position, *values.shape, bounds, columns, sums)
+        return sums
+    return _numpy_cut_row_sums(values, gains, position, bounds, columns)
+
+
+def _numpy_cut_row_sums(values: np.ndarray, gains: np.ndarray, position: np.ndarray, bounds: np.ndarray,
+                        columns: np.ndarray) -> np.ndarray:
+    sums = np.empty((len(bounds), len(values)))
+    for j, (bound, count) in enumerate(zip(bounds.tolist(), columns.tolist())):
+        sums[j] = _numpy_masked_row_sums(values, (position <= bound) & (gains > 0), count)
+    return sums
+
+
+@probed("cut_row_sums")
+def _cut_sums_agree(compiled) -> bool:
+    rng = np.random.default_rng(0)
+    for width in PROBED_WIDTHS:
+        values = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        gains = np.where(rng.random((3, width)) < 0.7, rng.random((3, width)), 0.0)
+        position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
+        bounds = np.array([width // 3, width, 2 * width + 1], dtype=np.int64)
+        columns = np.array([width // 2, width, width], dtype=np.int64)
+        sums = np.empty((3, 3))
+        compiled(values, gains, position, 3, width, bounds, columns, sums)
+        if not _same_bits(sums, _numpy_cut_row_sums(values, gains, position, bounds, columns)):
+            return False
     return True
 
 
@@ -155,6 +196,49 @@ def _parts_agree(compiled) -> bool:
     return True
 
 
+def cut_p_plus_parts(gains: np.ndarray, position: np.ndarray, ratio: np.ndarray, bounds: np.ndarray,
+                     columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`p_plus_parts` at K cutoffs, each part (K, rows): for cutoff j, over the first ``columns[j]``
+    columns with ``within = (position <= bounds[j]) & (gains > 0)`` (one pass over the rows by the compiled
+    kernel where it is taken)."""
+    bounds, columns = np.asarray(bounds, dtype=np.int64), np.asarray(columns, dtype=np.int64)
+    compiled = kernel("cut_p_plus_parts")
+    if compiled is not None and _plain_rows(gains, np.float64) and _plain_rows(position, np.int64) \
+            and _plain_rows(ratio, np.float64) and gains.shape == position.shape == ratio.shape:
+        shape = (len(bounds), len(gains))
+        total, count, found = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
+        compiled(gains, position, ratio, *gains.shape, bounds, columns, total, count, found)
+        return total, count, found
+    return _numpy_cut_p_plus_parts(gains, position, ratio, bounds, columns)
+
+
+def _numpy_cut_p_plus_parts(gains: np.ndarray, position: np.ndarray, ratio: np.ndarray, bounds: np.ndarray,
+                            columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    shape = (len(bounds), len(gains))
+    total, count, found = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
+    for j, (bound, width) in enumerate(zip(bounds.tolist(), columns.tolist())):
+        total[j], count[j], found[j] = _numpy_p_plus_parts(gains, (position <= bound) & (gains > 0), ratio, width)
+    return total, count, found
+
+
+@probed("cut_p_plus_parts")
+def _cut_parts_agree(compiled) -> bool:
+    rng = np.random.default_rng(0)
+    for width in PROBED_WIDTHS[1:]:
+        gains = np.where(rng.random((3, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (3, width)), 0.0)
+        position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
+        ratio = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        bounds = np.array([width // 3, width, 2 * width + 1], dtype=np.int64)
+        columns = np.array([max(width // 2, 1), width, width], dtype=np.int64)
+        parts = np.empty((3, 3)), np.empty((3, 3), dtype=np.int64), np.empty((3, 3), dtype=bool)
+        compiled(gains, position, ratio, 3, width, bounds, columns, *parts)
+        expected = _numpy_cut_p_plus_parts(gains, position, ratio, bounds, columns)
+        if not (_same_bits(parts[0], expected[0]) and np.array_equal(parts[1], expected[1])
+                and np.array_equal(parts[2], expected[2])):
+            return False
+    return True
+
+
 # -- ERR's stopping probabilities -------------------------------------------------------------------------
 
 def err_probability(gains: np.ndarray, top_gain: np.ndarray) -> np.ndarray:
@@ -187,3 +271,26 @@ def _probability_agrees(compiled) -> bool:
         if not _same_bits(probability, _numpy_err_probability(gains, top_gain)):
             return False
     return True
+
+
+# -- GAP's terms --------------------------------------------------------------------------------------------
+
+def gap_terms(grade: np.ndarray, position: np.ndarray, probabilities: tuple[float, ...]) -> np.ndarray:
+    """GAP's numerator term at every entry of (rows, width) ``grade`` (> 0 at a ranked document, 0 padding) at
+    ranks ``position``: sum over j = 1, 2, ... of g_j [grade >= j] times the row's entries up to this one of
+    grade >= j (added in j order), over the rank; 0 where the grade is 0."""
+    compiled = kernel("gap_terms")
+    if compiled is not None and _plain_rows(grade, np.int64) and _plain_rows(position, np.int64) \
+            and grade.shape == position.shape:
+        terms = np.empty(grade.shape)  # the same operations, row by row in one pass
+        compiled(grade, position, *grade.shape, np.asarray(probabilities, dtype=np.float64), terms)
+        return terms
+    return _numpy_gap_terms(grade, position, probabilities)
+
+
+def _numpy_gap_terms(grade: np.ndarray, position: np.ndarray, probabilities: tuple[float, ...]) -> np.ndarray:
+    inner = np.zeros(grade.shape)
+    for j, g_j in enumerate(probabilities, start=1):
+        at_least = grade >= j
+        inner += g_j * at_least * np.cumsum(at_least, axis=1)
+    return np.where(grade > 0, inner / position, 0.0)

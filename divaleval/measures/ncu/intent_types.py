@@ -59,7 +59,7 @@ def din_gain_list(ctx: RunContext) -> GainList:
     earns = gain > 0
     gains, position = pad_groups(hits.slot[earns], ctx.n_topics, (gain[earns], 0.0),
                                  (hits.hit_position[earns], PAST_END))
-    return GainList.of(gains, position, d_list.ideal, d_list.shared_ideal)
+    return GainList.of(gains, position, d_list.ideal, d_list.shared_ideal, ctx.cutoffs)
 
 
 register_global_forms("DIN", din_gain_list, "GG'(d) = sum over informational i of P(i) gain(L_i(d)) + sum over "

@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...arrays import blended_ratio, err_probability, p_plus_parts
+from ...arrays import blended_ratio, cut_p_plus_parts, cut_row_sums, err_probability, p_plus_parts
 from ...context import PAST_END
 from ..core import memoised
 from ..core.kernels import (
@@ -65,8 +65,20 @@ def _columns(gl: GainList, cutoff: int | None) -> int:
     return summed_columns(gl.gains.shape[1], cutoff)
 
 
-def _sum(gl: GainList, cutoff: int | None, terms: np.ndarray) -> np.ndarray:
-    return masked_row_sums(terms, _within(gl, cutoff), _columns(gl, cutoff))
+def _sum(gl: GainList, cutoff: int | None, terms_of: Callable[..., np.ndarray], *params) -> np.ndarray:
+    """Each row's sum of the terms ``terms_of(gl, *params)`` over its entries with a gain ranked <= cutoff: at
+    a cutoff of the list's, taken from its sums at all of them."""
+    if cutoff in gl.cutoffs:
+        return _sums_at_cutoffs(gl, terms_of, *params)[gl.cutoffs.index(cutoff)]
+    return masked_row_sums(terms_of(gl, *params), _within(gl, cutoff), _columns(gl, cutoff))
+
+
+@memoised
+def _sums_at_cutoffs(gl: GainList, terms_of: Callable[..., np.ndarray], *params) -> np.ndarray:
+    """(cutoffs, rows): :func:`_sum` at every cutoff of ``gl.cutoffs``, in one pass over the terms."""
+    bounds = [PAST_END - 1 if cutoff is None else cutoff for cutoff in gl.cutoffs]
+    return cut_row_sums(terms_of(gl, *params), gl.gains, gl.position, bounds,
+                        [_columns(gl, cutoff) for cutoff in gl.cutoffs])
 
 
 # Each kernel's terms depend on the list, not on the cutoff: computed once per list and shared by its cutoffs.
@@ -108,16 +120,17 @@ def _irbu_terms(gl: GainList, p: float) -> np.ndarray:
 
 
 def precision(gl: GainList, cutoff: int) -> np.ndarray:
-    return _within(gl, cutoff)[:, :_columns(gl, cutoff)].sum(axis=1) / cutoff
+    columns = _columns(gl, cutoff)  # (the entries within the cutoff, of the only columns that can hold them)
+    return ((gl.position[:, :columns] <= cutoff) & (gl.gains[:, :columns] > 0)).sum(axis=1) / cutoff
 
 
 def average_precision(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return divide_or_zero(_sum(gl, cutoff, precision_terms(gl)), _rank_normaliser(gl, cutoff))
+    return divide_or_zero(_sum(gl, cutoff, precision_terms), _rank_normaliser(gl, cutoff))
 
 
 def average_precision_over_r(gl: GainList, cutoff: int | None) -> np.ndarray:
     """AP's sum over the top k divided by R whatever k (trec_eval's map_cut), not by min(k, R)."""
-    return divide_or_zero(_sum(gl, cutoff, precision_terms(gl)), gl.n_relevant)
+    return divide_or_zero(_sum(gl, cutoff, precision_terms), gl.n_relevant)
 
 
 @memoised
@@ -133,7 +146,7 @@ def reciprocal_rank(gl: GainList, cutoff: int | None) -> np.ndarray:
 
 
 def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
-    return divide_or_zero(_sum(gl, cutoff, _blended_ratio(gl, beta)), _rank_normaliser(gl, cutoff))
+    return divide_or_zero(_sum(gl, cutoff, _blended_ratio, beta), _rank_normaliser(gl, cutoff))
 
 
 @memoised
@@ -158,31 +171,42 @@ def _powers(gl: GainList, p: float, offset: float) -> np.ndarray:
 
 
 def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return _sum(gl, cutoff, _discounted_gains(gl))
+    return _sum(gl, cutoff, _discounted_gains)
 
 
 def err(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return _sum(gl, cutoff, _err_terms(gl))
+    return _sum(gl, cutoff, _err_terms)
 
 
 def ebr(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
-    return _sum(gl, cutoff, _ebr_terms(gl, beta))
+    return _sum(gl, cutoff, _ebr_terms, beta)
 
 
 def rbp(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
-    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, _rbp_terms(gl, p)), gl.top_gain)
+    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, _rbp_terms, p), gl.top_gain)
 
 
 def irbu(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
-    return _sum(gl, cutoff, _irbu_terms(gl, p))
+    return _sum(gl, cutoff, _irbu_terms, p)
 
 
 def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
     """P+ (Sakai 2006; NTCIREVAL's P-plus) on the list cut at ``cutoff``: the mean BR(r) over the
     relevant ranks r <= rp, the preferred rank rp being the first that holds the list's largest gain."""
-    total, count, any_within = p_plus_parts(gl.gains, _within(gl, cutoff), _blended_ratio(gl, beta),
-                                            _columns(gl, cutoff))
+    if cutoff in gl.cutoffs:
+        total, count, any_within = (part[gl.cutoffs.index(cutoff)] for part in _p_plus_parts_at_cutoffs(gl, beta))
+    else:
+        total, count, any_within = p_plus_parts(gl.gains, _within(gl, cutoff), _blended_ratio(gl, beta),
+                                                _columns(gl, cutoff))
     return divide_or_zero(total, count, where=any_within)
+
+
+@memoised
+def _p_plus_parts_at_cutoffs(gl: GainList, beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """P+'s parts at every cutoff of ``gl.cutoffs`` (each (cutoffs, rows)), in one pass."""
+    bounds = [PAST_END - 1 if cutoff is None else cutoff for cutoff in gl.cutoffs]
+    return cut_p_plus_parts(gl.gains, gl.position, _blended_ratio(gl, beta), bounds,
+                            [_columns(gl, cutoff) for cutoff in gl.cutoffs])
 
 
 def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:

@@ -50,14 +50,22 @@ def graded_novelty_gains(ctx: RunContext, alpha: float, saturation: float | None
     the hit is below this level (the Cube Test's f_Sat).
     """
     hits = ctx.hits
-    r, covered_before = satisfaction(ctx), hits.pair_prior
-    powers = np.cumprod(np.concatenate([[1.0], np.full(int(covered_before.max(initial=0)), 1.0 - alpha)]))
-    terms = r * powers[covered_before]
+    terms, weights = _pair_terms(ctx, alpha)
     if saturation is not None:
+        r = satisfaction(ctx)
         gathered = hits.running_by_intent(r)
         terms = terms * ((gathered - r) < saturation)
-    weights = ctx.weights.reshape(-1)[hits.pair_key]
     return hits.grid(hits.per_hit_sum(weights * terms), 0.0)
+
+
+@memoised
+def _pair_terms(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """(P,) r(d,i) (1-alpha)^c(r,i) and (P,) P(i) of each (hit, intent) pair: once per run for the gains with
+    and without saturation."""
+    hits = ctx.hits
+    r, covered_before = satisfaction(ctx), hits.pair_prior
+    powers = np.cumprod(np.concatenate([[1.0], np.full(int(covered_before.max(initial=0)), 1.0 - alpha)]))
+    return r * powers[covered_before], ctx.weights.reshape(-1)[hits.pair_key]
 
 
 @memoised
