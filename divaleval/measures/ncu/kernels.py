@@ -119,9 +119,14 @@ def _irbu_terms(gl: GainList, p: float) -> np.ndarray:
     return _err_probability(gl) * _powers(gl, p, 0.0)
 
 
+@memoised
+def _units(gl: GainList) -> np.ndarray:
+    """1 at every entry: summed over the entries within a cutoff, their count (exactly)."""
+    return np.ones(gl.gains.shape)
+
+
 def precision(gl: GainList, cutoff: int) -> np.ndarray:
-    columns = _columns(gl, cutoff)  # (the entries within the cutoff, of the only columns that can hold them)
-    return ((gl.position[:, :columns] <= cutoff) & (gl.gains[:, :columns] > 0)).sum(axis=1) / cutoff
+    return _sum(gl, cutoff, _units) / cutoff
 
 
 def average_precision(gl: GainList, cutoff: int | None) -> np.ndarray:
