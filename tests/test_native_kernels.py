@@ -793,27 +793,30 @@ def test_sums_at_every_cutoff_at_once_are_each_cutoffs_sums(seed):
 
 def test_sums_at_cutoffs_on_both_paths():
     """cut_row_sums and cut_p_plus_parts, compiled and numpy, on rows with NaN-free values of every sign and
-    magnitude, gains of 0 among the entries, and column counts of every class numpy's pairwise sum treats apart."""
+    magnitude, entries outside the mask, and column counts of every class numpy's pairwise sum treats apart."""
     from divaleval.native.sums import cut_p_plus_parts, cut_row_sums
 
     rng = np.random.default_rng(7)
     for width in (0, 1, 8, 9, 64, 129, 300):
         values = rng.standard_normal((20, width)) * 10.0 ** rng.integers(-9, 9, (20, width))
         gains = np.where(rng.random((20, width)) < 0.7, rng.choice([1.0, 3.0, 0.25], (20, width)), 0.0)
+        within = (gains > 0) & (rng.random((20, width)) < 0.9)
         position = np.cumsum(rng.integers(1, 4, (20, width)), axis=1)
-        bounds = np.array([0, 3, width, 10 ** 9], dtype=np.int64)
-        columns = np.array([0, min(width, 8), width // 2, width], dtype=np.int64)
+        bounds = np.array([0, 3, width, 10 ** 9, -1], dtype=np.int64)  # (-1: within alone)
+        columns = np.array([0, min(width, 8), width // 2, width, width], dtype=np.int64)
         results = {}
         for on in (True, False):
             with kernels_on(on):
-                sums = cut_row_sums(values, gains, position, bounds, columns)
+                sums = cut_row_sums(values, within, position, bounds, columns)
                 # (P+ over no column at all is numpy's argmax of nothing: never asked for)
-                parts = cut_p_plus_parts(gains, position, values, bounds, np.maximum(columns, 1)) if width else ()
+                parts = cut_p_plus_parts(gains, within, position, values, bounds, np.maximum(columns, 1)) \
+                    if width else ()
             results[on] = [sums.view(np.int64).tolist()] + [part.astype(np.int64).tolist() for part in parts[1:]] + \
                 [part.view(np.int64).tolist() for part in parts[:1]]
         assert results[True] == results[False], width
         for j, (bound, count) in enumerate(zip(bounds, columns)):
-            expected = np.where(((position <= bound) & (gains > 0))[:, :count], values[:, :count], 0.0).sum(axis=1)
+            mask = within & (position <= bound) if bound >= 0 else within
+            expected = np.where(mask[:, :count], values[:, :count], 0.0).sum(axis=1)
             assert results[True][0][j] == expected.view(np.int64).tolist()
 
 
@@ -893,13 +896,14 @@ def test_the_kernels_refuse_shapes_that_overflow():
         compiled().blended_ratio(np.empty(0), np.empty(0, np.int64), np.empty(0), 2 ** 61, 8, 8, 1.0, np.empty(0))
     cutoffs = np.array([5], dtype=np.int64)
     with pytest.raises(ValueError):
-        compiled().cut_row_sums(np.empty(0), np.empty(0), np.empty(0, np.int64), 2 ** 61, 8, cutoffs, cutoffs,
+        compiled().cut_row_sums(np.empty(0), np.empty(0, bool), np.empty(0, np.int64), 2 ** 61, 8, cutoffs, cutoffs,
                                 np.empty(0))
     with pytest.raises(ValueError):  # a column count past the width
-        compiled().cut_row_sums(np.empty(4), np.empty(4), np.empty(4, np.int64), 1, 4, cutoffs, cutoffs, np.empty(1))
+        compiled().cut_row_sums(np.empty(4), np.empty(4, bool), np.empty(4, np.int64), 1, 4, cutoffs, cutoffs,
+                                np.empty(1))
     with pytest.raises(ValueError):
-        compiled().cut_p_plus_parts(np.empty(4), np.empty(4, np.int64), np.empty(4), 1, 4, cutoffs, cutoffs,
-                                    np.empty(1), np.empty(1, np.int64), np.empty(1, bool))
+        compiled().cut_p_plus_parts(np.empty(4), np.empty(4, bool), np.empty(4, np.int64), np.empty(4), 1, 4,
+                                    cutoffs, cutoffs, np.empty(1), np.empty(1, np.int64), np.empty(1, bool))
     with pytest.raises(ValueError):
         compiled().gap_terms(np.empty(0, np.int64), np.empty(0, np.int64), 2 ** 61, 8, np.ones(1), np.empty(0))
 

@@ -83,25 +83,25 @@ release:
 }
 
 KERNEL_DOC(cut_row_sums_doc,
-"cut_row_sums(values, gains, position, rows, width, bounds, columns, out)\n\n"
-"A gain list's row sums at several cutoffs in one pass: for each cutoff j, out[j, r] =\n"
-"masked_row_sums of values[r] under the mask (position[r] <= bounds[j]) & (gains[r] > 0) over its first\n"
-"columns[j] columns, summed as masked_row_sums sums. values and gains float64, position int64, all\n"
-"(rows, width) in C order; bounds and columns int64 (K,), each column count at most width; out float64\n"
-"(K, rows). Returns True.");
+"cut_row_sums(values, within, position, rows, width, bounds, columns, out)\n\n"
+"A gain list's row sums at several cutoffs in one pass: for each cutoff j, out[j, r] = masked_row_sums of\n"
+"values[r] under the mask within[r] & (position[r] <= bounds[j]) (within[r] alone where bounds[j] is -1)\n"
+"over its first columns[j] columns, summed as masked_row_sums sums. values float64, within bool, position\n"
+"int64, all (rows, width) in C order; bounds and columns int64 (K,), each column count at most width; out\n"
+"float64 (K, rows). Returns True.");
 
 PyObject *cut_row_sums(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer values, gains, position, bounds, columns, out;
+    Py_buffer values, within, position, bounds, columns, out;
     Py_ssize_t rows, width;
-    if (!PyArg_ParseTuple(args, "y*y*y*nny*y*w*:cut_row_sums", &values, &gains, &position, &rows, &width, &bounds,
+    if (!PyArg_ParseTuple(args, "y*y*y*nny*y*w*:cut_row_sums", &values, &within, &position, &rows, &width, &bounds,
                           &columns, &out))
         return NULL;
     PyObject *result = NULL;
     double *row = NULL;
     Py_ssize_t cutoffs = bounds.len / (Py_ssize_t)sizeof(int64_t);
     const int64_t *bound = bounds.buf, *column = columns.buf;
-    int fits = holds(values.len, rows, width, 8) && holds(gains.len, rows, width, 8) &&
+    int fits = holds(values.len, rows, width, 8) && holds(within.len, rows, width, 1) &&
                holds(position.len, rows, width, 8) && holds(bounds.len, cutoffs, 1, 8) &&
                columns.len == bounds.len && holds(out.len, cutoffs, rows, 8);
     for (Py_ssize_t j = 0; fits && j < cutoffs; j++) fits = column[j] >= 0 && column[j] <= width;
@@ -113,10 +113,15 @@ PyObject *cut_row_sums(PyObject *self, PyObject *args) {
     double *sums = out.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t r = 0; r < rows; r++) {
-        const double *v = (const double *)values.buf + r * width, *g = (const double *)gains.buf + r * width;
+        const double *v = (const double *)values.buf + r * width;
+        const unsigned char *w = (const unsigned char *)within.buf + r * width;
         const int64_t *at = (const int64_t *)position.buf + r * width;
         for (Py_ssize_t j = 0; j < cutoffs; j++) {
-            for (Py_ssize_t c = 0; c < column[j]; c++) row[c] = (at[c] <= bound[j] && g[c] > 0) ? v[c] : 0.0;
+            /* (without a bound only the mask is read: the whole row's positions are left alone) */
+            if (bound[j] < 0)
+                for (Py_ssize_t c = 0; c < column[j]; c++) row[c] = w[c] ? v[c] : 0.0;
+            else
+                for (Py_ssize_t c = 0; c < column[j]; c++) row[c] = (w[c] && at[c] <= bound[j]) ? v[c] : 0.0;
             sums[j * rows + r] = 0.0 + pairwise_sum(row, column[j]);
         }
     }
@@ -126,7 +131,7 @@ PyObject *cut_row_sums(PyObject *self, PyObject *args) {
 release:
     free(row);
     PyBuffer_Release(&values);
-    PyBuffer_Release(&gains);
+    PyBuffer_Release(&within);
     PyBuffer_Release(&position);
     PyBuffer_Release(&bounds);
     PyBuffer_Release(&columns);
@@ -198,45 +203,51 @@ release:
 }
 
 KERNEL_DOC(cut_p_plus_parts_doc,
-"cut_p_plus_parts(gains, position, ratio, rows, width, bounds, columns, total, count, any)\n\n"
+"cut_p_plus_parts(gains, within, position, ratio, rows, width, bounds, columns, total, count, any)\n\n"
 "P+'s parts (p_plus_parts) at several cutoffs in one pass: for each cutoff j, those of the row's first\n"
-"columns[j] entries with within = (position <= bounds[j]) & (gains > 0). gains and ratio float64, position\n"
-"int64, all (rows, width) in C order; bounds and columns int64 (K,), each column count at most width;\n"
-"total float64, count int64 and any bool, each (K, rows). Returns True.");
+"columns[j] entries under within[r] & (position[r] <= bounds[j]) (within[r] alone where bounds[j] is -1).\n"
+"gains and ratio float64, within bool, position int64, all (rows, width) in C order; bounds and columns int64\n"
+"(K,), each column count at most width; total float64, count int64 and any bool, each (K, rows). Returns\n"
+"True.");
 
 PyObject *cut_p_plus_parts(PyObject *self, PyObject *args) {
     (void)self;
-    Py_buffer gains, position, ratio, bounds, columns, total, count, any;
+    Py_buffer gains, within, position, ratio, bounds, columns, total, count, any;
     Py_ssize_t rows, width;
-    if (!PyArg_ParseTuple(args, "y*y*y*nny*y*w*w*w*:cut_p_plus_parts", &gains, &position, &ratio, &rows, &width,
-                          &bounds, &columns, &total, &count, &any))
+    if (!PyArg_ParseTuple(args, "y*y*y*y*nny*y*w*w*w*:cut_p_plus_parts", &gains, &within, &position, &ratio, &rows,
+                          &width, &bounds, &columns, &total, &count, &any))
         return NULL;
     PyObject *result = NULL;
     double *row = NULL;
-    unsigned char *within = NULL;
+    unsigned char *kept = NULL;
     Py_ssize_t cutoffs = bounds.len / (Py_ssize_t)sizeof(int64_t);
     const int64_t *bound = bounds.buf, *column = columns.buf;
-    int fits = holds(gains.len, rows, width, 8) && holds(position.len, rows, width, 8) &&
-               holds(ratio.len, rows, width, 8) && holds(bounds.len, cutoffs, 1, 8) && columns.len == bounds.len &&
-               holds(total.len, cutoffs, rows, 8) && holds(count.len, cutoffs, rows, 8) &&
-               holds(any.len, cutoffs, rows, 1);
+    int fits = holds(gains.len, rows, width, 8) && holds(within.len, rows, width, 1) &&
+               holds(position.len, rows, width, 8) && holds(ratio.len, rows, width, 8) &&
+               holds(bounds.len, cutoffs, 1, 8) && columns.len == bounds.len && holds(total.len, cutoffs, rows, 8) &&
+               holds(count.len, cutoffs, rows, 8) && holds(any.len, cutoffs, rows, 1);
     for (Py_ssize_t j = 0; fits && j < cutoffs; j++) fits = column[j] >= 0 && column[j] <= width;
     if (!fits) {
         PyErr_SetString(PyExc_ValueError, "cut_p_plus_parts: arrays of the wrong shapes");
         goto release;
     }
     if (!(row = scratch_row(width))) goto release;
-    if (!(within = malloc((size_t)(width > 0 ? width : 1)))) {
+    if (!(kept = malloc((size_t)(width > 0 ? width : 1)))) {
         PyErr_NoMemory();
         goto release;
     }
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t r = 0; r < rows; r++) {
         const double *g = (const double *)gains.buf + r * width;
+        const unsigned char *w = (const unsigned char *)within.buf + r * width;
         const int64_t *at = (const int64_t *)position.buf + r * width;
         for (Py_ssize_t j = 0; j < cutoffs; j++) {
-            for (Py_ssize_t c = 0; c < column[j]; c++) within[c] = at[c] <= bound[j] && g[c] > 0;
-            p_plus_row(g, within, (const double *)ratio.buf + r * width, column[j], row,
+            const unsigned char *mask = w;
+            if (bound[j] >= 0) {
+                for (Py_ssize_t c = 0; c < column[j]; c++) kept[c] = w[c] && at[c] <= bound[j];
+                mask = kept;
+            }
+            p_plus_row(g, mask, (const double *)ratio.buf + r * width, column[j], row,
                        (double *)total.buf + j * rows + r, (int64_t *)count.buf + j * rows + r,
                        (unsigned char *)any.buf + j * rows + r);
         }
@@ -246,8 +257,9 @@ PyObject *cut_p_plus_parts(PyObject *self, PyObject *args) {
     Py_INCREF(result);
 release:
     free(row);
-    free(within);
+    free(kept);
     PyBuffer_Release(&gains);
+    PyBuffer_Release(&within);
     PyBuffer_Release(&position);
     PyBuffer_Release(&ratio);
     PyBuffer_Release(&bounds);

@@ -66,27 +66,39 @@ def _sums_agree(compiled) -> bool:
 
 # -- row sums at several cutoffs ------------------------------------------------------------------------
 
-def cut_row_sums(values: np.ndarray, gains: np.ndarray, position: np.ndarray, bounds: np.ndarray,
+def cut_row_sums(values: np.ndarray, within: np.ndarray, position: np.ndarray, bounds: np.ndarray,
                  columns: np.ndarray) -> np.ndarray:
-    """(K, rows): for each cutoff j, :func:`masked_row_sums` of ``values`` under the mask ``(position <=
-    bounds[j]) & (gains > 0)`` over its first ``columns[j]`` columns (a gain list's sums at K cutoffs: one
-    pass over the rows by the compiled kernel where it is taken)."""
+    """(K, rows): for each cutoff j, :func:`masked_row_sums` of ``values`` under the mask ``within & (position <=
+    bounds[j])`` (``within`` alone where ``bounds[j]`` is -1) over its first ``columns[j]`` columns: a gain
+    list's sums at K cutoffs, in one pass over the rows by the compiled kernel where it is taken."""
     bounds, columns = np.asarray(bounds, dtype=np.int64), np.asarray(columns, dtype=np.int64)
     compiled = kernel("cut_row_sums")
-    if compiled is not None and _plain_rows(values, np.float64) and _plain_rows(gains, np.float64) \
-            and _plain_rows(position, np.int64) and values.shape == gains.shape == position.shape:
+    if compiled is not None and _plain_rows(values, np.float64) and _plain_rows(within, np.bool_) \
+            and _plain_rows(position, np.int64) and values.shape == within.shape == position.shape:
         sums = np.empty((len(bounds), len(values)))
-        compiled(values, gains, position, *values.shape, bounds, columns, sums)
+        compiled(values, within, position, *values.shape, bounds, columns, sums)
         return sums
-    return _numpy_cut_row_sums(values, gains, position, bounds, columns)
+    return _numpy_cut_row_sums(values, within, position, bounds, columns)
 
 
-def _numpy_cut_row_sums(values: np.ndarray, gains: np.ndarray, position: np.ndarray, bounds: np.ndarray,
+def _cut_mask(within: np.ndarray, position: np.ndarray, bound: int) -> np.ndarray:
+    return within if bound < 0 else within & (position <= bound)
+
+
+def _numpy_cut_row_sums(values: np.ndarray, within: np.ndarray, position: np.ndarray, bounds: np.ndarray,
                         columns: np.ndarray) -> np.ndarray:
     sums = np.empty((len(bounds), len(values)))
     for j, (bound, count) in enumerate(zip(bounds.tolist(), columns.tolist())):
-        sums[j] = _numpy_masked_row_sums(values, (position <= bound) & (gains > 0), count)
+        sums[j] = _numpy_masked_row_sums(values, _cut_mask(within, position, bound), count)
     return sums
+
+
+def _cut_probe_rows(rng: np.random.Generator, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(within, position, bounds, columns) of three rows: a bound inside the rows, one past them, none."""
+    within = rng.random((3, width)) < 0.7
+    position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
+    return (within, position, np.array([width // 3, 2 * width + 1, -1], dtype=np.int64),
+            np.array([max(width // 2, 1) if width else 0, width, width], dtype=np.int64))
 
 
 @probed("cut_row_sums")
@@ -94,13 +106,10 @@ def _cut_sums_agree(compiled) -> bool:
     rng = np.random.default_rng(0)
     for width in PROBED_WIDTHS:
         values = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
-        gains = np.where(rng.random((3, width)) < 0.7, rng.random((3, width)), 0.0)
-        position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
-        bounds = np.array([width // 3, width, 2 * width + 1], dtype=np.int64)
-        columns = np.array([width // 2, width, width], dtype=np.int64)
+        within, position, bounds, columns = _cut_probe_rows(rng, width)
         sums = np.empty((3, 3))
-        compiled(values, gains, position, 3, width, bounds, columns, sums)
-        if not _same_bits(sums, _numpy_cut_row_sums(values, gains, position, bounds, columns)):
+        compiled(values, within, position, 3, width, bounds, columns, sums)
+        if not _same_bits(sums, _numpy_cut_row_sums(values, within, position, bounds, columns)):
             return False
     return True
 
@@ -196,43 +205,42 @@ def _parts_agree(compiled) -> bool:
     return True
 
 
-def cut_p_plus_parts(gains: np.ndarray, position: np.ndarray, ratio: np.ndarray, bounds: np.ndarray,
-                     columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def cut_p_plus_parts(gains: np.ndarray, within: np.ndarray, position: np.ndarray, ratio: np.ndarray,
+                     bounds: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`p_plus_parts` at K cutoffs, each part (K, rows): for cutoff j, over the first ``columns[j]``
-    columns with ``within = (position <= bounds[j]) & (gains > 0)`` (one pass over the rows by the compiled
-    kernel where it is taken)."""
+    columns under ``within & (position <= bounds[j])`` (``within`` alone where ``bounds[j]`` is -1), in one
+    pass over the rows by the compiled kernel where it is taken."""
     bounds, columns = np.asarray(bounds, dtype=np.int64), np.asarray(columns, dtype=np.int64)
     compiled = kernel("cut_p_plus_parts")
-    if compiled is not None and _plain_rows(gains, np.float64) and _plain_rows(position, np.int64) \
-            and _plain_rows(ratio, np.float64) and gains.shape == position.shape == ratio.shape:
+    if compiled is not None and _plain_rows(gains, np.float64) and _plain_rows(within, np.bool_) \
+            and _plain_rows(position, np.int64) and _plain_rows(ratio, np.float64) \
+            and gains.shape == within.shape == position.shape == ratio.shape:
         shape = (len(bounds), len(gains))
         total, count, found = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
-        compiled(gains, position, ratio, *gains.shape, bounds, columns, total, count, found)
+        compiled(gains, within, position, ratio, *gains.shape, bounds, columns, total, count, found)
         return total, count, found
-    return _numpy_cut_p_plus_parts(gains, position, ratio, bounds, columns)
+    return _numpy_cut_p_plus_parts(gains, within, position, ratio, bounds, columns)
 
 
-def _numpy_cut_p_plus_parts(gains: np.ndarray, position: np.ndarray, ratio: np.ndarray, bounds: np.ndarray,
-                            columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _numpy_cut_p_plus_parts(gains: np.ndarray, within: np.ndarray, position: np.ndarray, ratio: np.ndarray,
+                            bounds: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     shape = (len(bounds), len(gains))
     total, count, found = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
     for j, (bound, width) in enumerate(zip(bounds.tolist(), columns.tolist())):
-        total[j], count[j], found[j] = _numpy_p_plus_parts(gains, (position <= bound) & (gains > 0), ratio, width)
+        total[j], count[j], found[j] = _numpy_p_plus_parts(gains, _cut_mask(within, position, bound), ratio, width)
     return total, count, found
 
 
 @probed("cut_p_plus_parts")
 def _cut_parts_agree(compiled) -> bool:
     rng = np.random.default_rng(0)
-    for width in PROBED_WIDTHS[1:]:
+    for width in PROBED_WIDTHS[1:]:  # (no list is empty: numpy has no largest gain of none)
         gains = np.where(rng.random((3, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (3, width)), 0.0)
-        position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
         ratio = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
-        bounds = np.array([width // 3, width, 2 * width + 1], dtype=np.int64)
-        columns = np.array([max(width // 2, 1), width, width], dtype=np.int64)
+        within, position, bounds, columns = _cut_probe_rows(rng, width)
         parts = np.empty((3, 3)), np.empty((3, 3), dtype=np.int64), np.empty((3, 3), dtype=bool)
-        compiled(gains, position, ratio, 3, width, bounds, columns, *parts)
-        expected = _numpy_cut_p_plus_parts(gains, position, ratio, bounds, columns)
+        compiled(gains, within, position, ratio, 3, width, bounds, columns, *parts)
+        expected = _numpy_cut_p_plus_parts(gains, within, position, ratio, bounds, columns)
         if not (_same_bits(parts[0], expected[0]) and np.array_equal(parts[1], expected[1])
                 and np.array_equal(parts[2], expected[2])):
             return False

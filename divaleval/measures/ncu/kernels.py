@@ -76,9 +76,14 @@ def _sum(gl: GainList, cutoff: int | None, terms_of: Callable[..., np.ndarray], 
 @memoised
 def _sums_at_cutoffs(gl: GainList, terms_of: Callable[..., np.ndarray], *params) -> np.ndarray:
     """(cutoffs, rows): :func:`_sum` at every cutoff of ``gl.cutoffs``, in one pass over the terms."""
-    bounds = [PAST_END - 1 if cutoff is None else cutoff for cutoff in gl.cutoffs]
-    return cut_row_sums(terms_of(gl, *params), gl.gains, gl.position, bounds,
-                        [_columns(gl, cutoff) for cutoff in gl.cutoffs])
+    return cut_row_sums(terms_of(gl, *params), _within(gl, None), gl.position, *_cut_bounds(gl))
+
+
+def _cut_bounds(gl: GainList) -> tuple[list[int], list[int]]:
+    """(bounds, columns) of the list's cutoffs, as the sums at every cutoff take them: the entries within a
+    cutoff are those within the whole list ranked <= it (-1: no bound), of its leading columns."""
+    return ([-1 if cutoff is None else cutoff for cutoff in gl.cutoffs],
+            [_columns(gl, cutoff) for cutoff in gl.cutoffs])
 
 
 # Each kernel's terms depend on the list, not on the cutoff: computed once per list and shared by its cutoffs.
@@ -209,9 +214,7 @@ def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
 @memoised
 def _p_plus_parts_at_cutoffs(gl: GainList, beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """P+'s parts at every cutoff of ``gl.cutoffs`` (each (cutoffs, rows)), in one pass."""
-    bounds = [PAST_END - 1 if cutoff is None else cutoff for cutoff in gl.cutoffs]
-    return cut_p_plus_parts(gl.gains, gl.position, _blended_ratio(gl, beta), bounds,
-                            [_columns(gl, cutoff) for cutoff in gl.cutoffs])
+    return cut_p_plus_parts(gl.gains, _within(gl, None), gl.position, _blended_ratio(gl, beta), *_cut_bounds(gl))
 
 
 def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
