@@ -137,9 +137,16 @@ def average_precision_cut(ctx: RunContext, *, cutoff: int) -> np.ndarray:
 @memoised
 def _judged_within(ctx: RunContext, cutoff: int) -> np.ndarray:
     """Judged documents ranked <= cutoff, per topic (Judged@k and Unjudged@k share it)."""
+    slot, position = _judged_ranks(ctx)
+    return np.bincount(slot[position <= cutoff], minlength=ctx.n_topics)
+
+
+@memoised
+def _judged_ranks(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
+    """(row among the scored topics, rank) of each ranked judged document: once per run for every cutoff."""
     slot, row, position = ctx.judged_lines  # (a document without a qrels row is not judged)
-    within = ctx.qrels.row_judged[row] & (position <= cutoff)
-    return np.bincount(slot[within], minlength=ctx.n_topics)
+    judged = np.flatnonzero(ctx.qrels.row_judged[row])
+    return slot[judged], position[judged]
 
 
 @measure(name="Judged", summary="share of the top k documents that the qrels judge (k the divisor)",
