@@ -17,16 +17,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import RunContext
-from ..model.gains import topicwise_levels
 from ..model.qrels import Qrels
 from .core import measure, memoised
 from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
+from .ncu.lists import topicwise_row_levels
 
 
 @memoised
 def judged_classes(qrels: Qrels, topicwise: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(relevant row?, judged non-relevant row?, R per topic, N per topic) of these qrels."""
-    level = qrels.levels[:, 0] if qrels.adhoc else topicwise_levels(qrels.levels, topicwise)
+    level = topicwise_row_levels(qrels, topicwise)
     relevant = qrels.row_judged & (level >= 1)
     nonrelevant = qrels.row_judged & (level < 1)
     return (relevant, nonrelevant, np.bincount(qrels.row_topic[relevant], minlength=qrels.n_topics),

@@ -96,10 +96,16 @@ RowGains = Callable[..., np.ndarray]  # a memoised rule: (qrels, *args) -> (rows
 
 
 @memoised
+def topicwise_row_levels(qrels: Qrels, topicwise: str) -> np.ndarray:
+    """Each judged document's topicwise level (its level in ad hoc qrels), under the rule ``topicwise``: once per
+    qrels for the gains and for bpref's and infAP's classes."""
+    return qrels.levels[:, 0] if qrels.adhoc else topicwise_levels(qrels.levels, topicwise)
+
+
+@memoised
 def topicwise_row_gains(qrels: Qrels, settings: Settings) -> np.ndarray:
     """The gain of each judged document's topicwise level (its level in ad hoc qrels)."""
-    level = qrels.levels[:, 0] if qrels.adhoc else topicwise_levels(qrels.levels, settings.topicwise)
-    return settings.gain.gains(level)
+    return settings.gain.gains(topicwise_row_levels(qrels, settings.topicwise))
 
 
 @memoised
