@@ -837,6 +837,27 @@ def test_gap_terms_on_both_paths(probabilities):
         assert results[True] == results[False], width
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_inferred_precision_sums_on_both_paths(seed):
+    """infAP's numerators, compiled and numpy, to the bit: topics in runs of lines (a topic's lines in rank
+    order, gaps of unjudged ranks between), lines relevant, judged non-relevant or pooled only, rank 1 or not."""
+    from divaleval.native.sums import inferred_precision_sums
+
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 60, 12)
+    topic = np.repeat(rng.permutation(12), lengths).astype(np.int64)
+    rank = np.concatenate([np.cumsum(rng.integers(1, 4, n)) for n in lengths]).astype(np.int32)
+    kind = rng.integers(0, 3, len(topic))
+    relevant, nonrelevant = kind == 0, kind == 1
+    results = {}
+    for on in (True, False):
+        with kernels_on(on):
+            assert (native.kernel("inferred_precision_sums") is not None) == on
+            results[on] = inferred_precision_sums(topic, rank, relevant, nonrelevant, 12, 0.00001)
+    assert results[True].view(np.int64).tolist() == results[False].view(np.int64).tolist()
+    assert np.count_nonzero(results[True]) > 6
+
+
 def test_the_scoring_kernels_are_taken():
     """The comparisons above are not between two numpy paths: the kernels run on plain arrays."""
     with kernels_on(True):
@@ -904,6 +925,9 @@ def test_the_kernels_refuse_shapes_that_overflow():
     with pytest.raises(ValueError):
         compiled().cut_p_plus_parts(np.empty(4), np.empty(4, bool), np.empty(4, np.int64), np.empty(4), 1, 4,
                                     cutoffs, cutoffs, np.empty(1), np.empty(1, np.int64), np.empty(1, bool))
+    with pytest.raises(ValueError):
+        compiled().inferred_precision_sums(np.empty(1, np.int64), np.empty(1, np.int64), np.empty(1, bool),
+                                           np.empty(1, bool), 2 ** 61, 0.5, np.empty(1))
     with pytest.raises(ValueError):
         compiled().gap_terms(np.empty(0, np.int64), np.empty(0, np.int64), 2 ** 61, 8, np.ones(1), np.empty(0))
 

@@ -36,7 +36,7 @@ def judged_classes(qrels: Qrels, topicwise: str) -> tuple[np.ndarray, np.ndarray
 @memoised
 def ranked_judgments(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
     """Per line of :attr:`RunContext.judged_lines`: (whether it is relevant, the judged non-relevant documents
-    ranked above it), once per run for bpref and infAP."""
+    ranked above it)."""
     relevant_row, nonrelevant_row, _, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
     row = ctx.judged_lines[1]
     return relevant_row[row], count_before_in_group(nonrelevant_row[row], judged_line_starts(ctx))

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arrays import inferred_precision_sums
 from ..context import RunContext
-from .bpref import judged_classes, ranked_judgments
+from .bpref import judged_classes
 from .core import measure
-from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
+from .core.kernels import divide_or_zero
 
 SMOOTHING = 0.00001  # eps: keeps the estimate defined where nothing above is judged
 
@@ -42,19 +43,9 @@ def inferred_average_precision(ctx: RunContext, *, cutoff: None = None) -> np.nd
     """infAP = (1/R) sum_{relevant d ranked} E[prec@k_d],  E[prec@1] = 1,
     E[prec@k] = 1/k + ((k-1)/k) (p/(k-1)) (r + eps) / (r + n + 2 eps): p pooled, r relevant and n judged
     non-relevant documents above rank k; eps = 0.00001"""
-    _, _, rel_total, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
+    relevant_row, nonrelevant_row, rel_total, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
     # The pooled documents of the scored topics, in rank order: only they add terms or count above one;
-    # an unpooled document counts only in the ranks.
-    topic, _, rank = ctx.judged_lines
-    relevant, n = ranked_judgments(ctx)
-    starts = judged_line_starts(ctx)
-    r = count_before_in_group(relevant, starts)
-    # Only the relevant documents add terms (the others' terms, 0, would change no bit of the sums).
-    lines = np.flatnonzero(relevant)
-    p = lines - starts[lines]
-    topic, rank, r, n = topic[lines], rank[lines].astype(np.float64), r[lines], n[lines]
-    above = np.maximum(rank - 1, 1)
-    expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + SMOOTHING) / (r + n + 2 * SMOOTHING))
-    terms = np.where(rank == 1, 1.0, expected)
-    total = np.bincount(topic, weights=terms, minlength=ctx.n_topics)  # added in rank order, as trec_eval
+    # an unpooled document counts only in the ranks. Each topic's terms are added in rank order, as trec_eval.
+    topic, row, rank = ctx.judged_lines
+    total = inferred_precision_sums(topic, rank, relevant_row[row], nonrelevant_row[row], ctx.n_topics, SMOOTHING)
     return divide_or_zero(total, rel_total[ctx.topics])

@@ -421,3 +421,66 @@ release:
     PyBuffer_Release(&out);
     return result;
 }
+
+KERNEL_DOC(inferred_precision_sums_doc,
+"inferred_precision_sums(topic, rank, relevant, nonrelevant, lines, smoothing, out)\n\n"
+"infAP's numerators: over `lines` judged lines grouped by topic (runs of equal topic, int64), each run in rank\n"
+"order (rank int64 >= 1; relevant and nonrelevant bool), out[topic] (float64, zeroed by the caller) adds, in\n"
+"line order, each relevant line's expected precision: 1 at rank 1, else 1/k + ((k-1)/k) (p/max(k-1, 1))\n"
+"((r + eps)/(r + n + 2 eps)), with p the lines above it in its run, r and n the relevant and non-relevant ones\n"
+"among them, eps `smoothing`; every operation numpy's, in numpy's order. Returns True, or None (declines) for a\n"
+"topic outside out.");
+
+PyObject *inferred_precision_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer topic, rank, relevant, nonrelevant, out;
+    Py_ssize_t lines;
+    double smoothing;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*ndw*:inferred_precision_sums", &topic, &rank, &relevant, &nonrelevant,
+                          &lines, &smoothing, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t topics = out.len / (Py_ssize_t)sizeof(double);
+    if (!holds(topic.len, lines, 1, 8) || !holds(rank.len, lines, 1, 8) || !holds(relevant.len, lines, 1, 1) ||
+        !holds(nonrelevant.len, lines, 1, 1) || !holds(out.len, topics, 1, 8)) {
+        PyErr_SetString(PyExc_ValueError, "inferred_precision_sums: arrays of the wrong shapes");
+        goto release;
+    }
+    const int64_t *t = topic.buf, *k = rank.buf;
+    const unsigned char *rel = relevant.buf, *non = nonrelevant.buf;
+    double *total = out.buf, twice = 2 * smoothing;
+    int declined = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t above = 0, r = 0, n = 0;
+    for (Py_ssize_t i = 0; i < lines; i++) {
+        if (i == 0 || t[i] != t[i - 1]) above = r = n = 0;  /* a topic's first line */
+        if (rel[i]) {
+            if (t[i] < 0 || t[i] >= topics) {
+                declined = 1;
+                break;
+            }
+            double rank_i = (double)k[i], term;
+            if (rank_i == 1)
+                term = 1.0;
+            else {
+                double lower = rank_i - 1 > 1 ? rank_i - 1 : 1;  /* np.maximum(rank - 1, 1) */
+                term = 1 / rank_i + (rank_i - 1) / rank_i * ((double)above / lower) *
+                       (((double)r + smoothing) / ((double)(r + n) + twice));
+            }
+            total[t[i]] += term;
+        }
+        above++;
+        r += rel[i] != 0;
+        n += non[i] != 0;
+    }
+    Py_END_ALLOW_THREADS
+    result = declined ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&topic);
+    PyBuffer_Release(&rank);
+    PyBuffer_Release(&relevant);
+    PyBuffer_Release(&nonrelevant);
+    PyBuffer_Release(&out);
+    return result;
+}

@@ -1,5 +1,5 @@
 """Row reductions the scoring kernels share, numpy's to the bit: masked row sums and P+'s parts (at one cutoff or
-several), the blended ratio, ERR's stopping probabilities, GAP's terms.
+several), the blended ratio, ERR's stopping probabilities, GAP's terms, infAP's sums.
 
 Each function here is its numpy twin, written out, and takes the compiled kernel
 of the same name (divaleval/native/sums.c) instead where that kernel is built
@@ -302,3 +302,42 @@ def _numpy_gap_terms(grade: np.ndarray, position: np.ndarray, probabilities: tup
         at_least = grade >= j
         inner += g_j * at_least * np.cumsum(at_least, axis=1)
     return np.where(grade > 0, inner / position, 0.0)
+
+
+# -- infAP's sums ---------------------------------------------------------------------------------------
+
+def inferred_precision_sums(topic: np.ndarray, rank: np.ndarray, relevant: np.ndarray, nonrelevant: np.ndarray,
+                            n_topics: int, smoothing: float) -> np.ndarray:
+    """(n_topics,) infAP's numerators (divaleval/measures/infap.py): over judged lines grouped by ``topic`` (runs
+    of equal values, each in rank order), the sum, in line order, of each ``relevant`` line's expected precision
+    at its ``rank`` from the lines above it in its run (all of them pooled; ``relevant`` and ``nonrelevant``
+    ones judged)."""
+    compiled = kernel("inferred_precision_sums")
+    if compiled is not None and topic.dtype == np.int64 and relevant.dtype == nonrelevant.dtype == np.bool_ \
+            and len(topic) == len(rank) == len(relevant) == len(nonrelevant):
+        totals = np.zeros(n_topics)  # the same operations, line by line in one pass
+        if compiled(np.ascontiguousarray(topic), np.ascontiguousarray(rank, dtype=np.int64),
+                    np.ascontiguousarray(relevant), np.ascontiguousarray(nonrelevant), len(topic), float(smoothing),
+                    totals) is not None:
+            return totals
+    return _numpy_inferred_precision_sums(topic, rank, relevant, nonrelevant, n_topics, smoothing)
+
+
+def _numpy_inferred_precision_sums(topic: np.ndarray, rank: np.ndarray, relevant: np.ndarray,
+                                   nonrelevant: np.ndarray, n_topics: int, smoothing: float) -> np.ndarray:
+    first = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, dtype=bool)
+    starts = np.flatnonzero(first)[np.cumsum(first) - 1]  # each line's run's first line
+
+    def before(flags: np.ndarray) -> np.ndarray:  # the flags held by the lines above each in its run
+        seen = np.cumsum(flags.astype(np.int64)) - flags
+        return seen - seen[starts]
+
+    r, n = before(relevant), before(nonrelevant)
+    # Only the relevant lines add terms (the others' terms, 0, would change no bit of the sums).
+    lines = np.flatnonzero(relevant)
+    p = lines - starts[lines]
+    topic, rank, r, n = topic[lines], rank[lines].astype(np.float64), r[lines], n[lines]
+    above = np.maximum(rank - 1, 1)
+    expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + smoothing) / (r + n + 2 * smoothing))
+    terms = np.where(rank == 1, 1.0, expected)
+    return np.bincount(topic, weights=terms, minlength=n_topics)  # added in line order
