@@ -14,7 +14,7 @@ import pyarrow as pa
 # Row reductions the measures share, numpy's to the bit (by a compiled kernel where divaleval/native takes
 # one): named here so that a measure names what it computes, never how it is computed.
 from .native import (  # noqa: F401
-    blended_ratio, cut_p_plus_parts, cut_row_sums, err_probability, gap_terms, inferred_precision_sums,
+    blended_ratio, bpref_sums, cut_p_plus_parts, cut_row_sums, err_probability, gap_terms, inferred_precision_sums,
     masked_row_sums, p_plus_parts)
 
 

@@ -858,6 +858,27 @@ def test_inferred_precision_sums_on_both_paths(seed):
     assert np.count_nonzero(results[True]) > 6
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_bpref_sums_on_both_paths(seed):
+    """bpref's numerators, compiled and numpy, to the bit: topics in runs of lines, fewer or more judged
+    non-relevant documents than relevant ones (min(N, R)), none of either."""
+    from divaleval.native.sums import bpref_sums
+
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 60, 12)
+    topic = np.repeat(rng.permutation(12), lengths).astype(np.int64)
+    kind = rng.integers(0, 3, len(topic))
+    relevant, nonrelevant = kind == 0, kind == 1
+    relevant_total, nonrelevant_total = rng.integers(0, 40, 12), rng.integers(0, 40, 12)
+    results = {}
+    for on in (True, False):
+        with kernels_on(on):
+            assert (native.kernel("bpref_sums") is not None) == on
+            results[on] = bpref_sums(topic, relevant, nonrelevant, relevant_total, nonrelevant_total)
+    assert results[True].view(np.int64).tolist() == results[False].view(np.int64).tolist()
+    assert np.count_nonzero(results[True]) > 6
+
+
 def test_the_scoring_kernels_are_taken():
     """The comparisons above are not between two numpy paths: the kernels run on plain arrays."""
     with kernels_on(True):
@@ -928,6 +949,9 @@ def test_the_kernels_refuse_shapes_that_overflow():
     with pytest.raises(ValueError):
         compiled().inferred_precision_sums(np.empty(1, np.int64), np.empty(1, np.int64), np.empty(1, bool),
                                            np.empty(1, bool), 2 ** 61, 0.5, np.empty(1))
+    with pytest.raises(ValueError):
+        compiled().bpref_sums(np.empty(1, np.int64), np.empty(1, bool), np.empty(1, bool), 2 ** 61,
+                              np.empty(1, np.int64), np.empty(1, np.int64), np.empty(1))
     with pytest.raises(ValueError):
         compiled().gap_terms(np.empty(0, np.int64), np.empty(0, np.int64), 2 ** 61, 8, np.ones(1), np.empty(0))
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arrays import bpref_sums
 from ..context import RunContext
 from ..model.qrels import Qrels
 from .core import measure, memoised
-from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
+from .core.kernels import divide_or_zero
 from .ncu.lists import topicwise_row_levels
 
 
@@ -33,15 +34,6 @@ def judged_classes(qrels: Qrels, topicwise: str) -> tuple[np.ndarray, np.ndarray
             np.bincount(qrels.row_topic[nonrelevant], minlength=qrels.n_topics))
 
 
-@memoised
-def ranked_judgments(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
-    """Per line of :attr:`RunContext.judged_lines`: (whether it is relevant, the judged non-relevant documents
-    ranked above it)."""
-    relevant_row, nonrelevant_row, _, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
-    row = ctx.judged_lines[1]
-    return relevant_row[row], count_before_in_group(nonrelevant_row[row], judged_line_starts(ctx))
-
-
 @measure(
     name="bpref",
     summary="share of the judged non-relevant documents (the first R) ranked below each relevant one "
@@ -51,13 +43,8 @@ def ranked_judgments(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
 )
 def bpref(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
     """bpref = (1/R) sum_{relevant d ranked} (1 - min(n_d, R) / min(N, R)), n_d the judged non-relevant above d"""
-    _, _, rel_total, nonrel_total = judged_classes(ctx.qrels, ctx.settings.topicwise)
-    relevant, above = ranked_judgments(ctx)  # (judged non-relevant documents above each)
-    # Only the relevant documents add terms (the others' terms, 0, would change no bit of the sums).
-    lines = np.flatnonzero(relevant)
-    topic, above = ctx.judged_lines[0][lines], above[lines]
-    r_total, n_total = rel_total[ctx.topics][topic], nonrel_total[ctx.topics][topic]
-    share = np.minimum(above, r_total) / np.maximum(np.minimum(n_total, r_total), 1)
-    terms = np.where(above > 0, 1.0 - share, 1.0)
-    total = np.bincount(topic, weights=terms, minlength=ctx.n_topics)  # added in rank order, as trec_eval
+    relevant_row, nonrelevant_row, rel_total, nonrel_total = judged_classes(ctx.qrels, ctx.settings.topicwise)
+    topic, row, _ = ctx.judged_lines  # judged documents of the scored topics, in rank order
+    # Each topic's terms are added in rank order, as trec_eval adds them.
+    total = bpref_sums(topic, relevant_row[row], nonrelevant_row[row], rel_total[ctx.topics], nonrel_total[ctx.topics])
     return divide_or_zero(total, rel_total[ctx.topics])

@@ -16,6 +16,7 @@ static PyMethodDef methods[] = {
     {"err_probability", err_probability, METH_VARARGS, err_probability_doc},
     {"gap_terms", gap_terms, METH_VARARGS, gap_terms_doc},
     {"inferred_precision_sums", inferred_precision_sums, METH_VARARGS, inferred_precision_sums_doc},
+    {"bpref_sums", bpref_sums, METH_VARARGS, bpref_sums_doc},
     {"hit_pair_counts", hit_pair_counts, METH_VARARGS, hit_pair_counts_doc},
     {"hit_pairs", hit_pairs, METH_VARARGS, hit_pairs_doc},
     {"pair_sums", pair_sums, METH_VARARGS, pair_sums_doc},

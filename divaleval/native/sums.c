@@ -484,3 +484,58 @@ release:
     PyBuffer_Release(&out);
     return result;
 }
+
+KERNEL_DOC(bpref_sums_doc,
+"bpref_sums(topic, relevant, nonrelevant, lines, relevant_total, nonrelevant_total, out)\n\n"
+"bpref's numerators: over `lines` judged lines grouped by topic (runs of equal topic, int64), each run in rank\n"
+"order (relevant and nonrelevant bool), out[topic] (float64, zeroed by the caller) adds, in line order, each\n"
+"relevant line's 1 - min(n, R) / max(min(N, R), 1), or 1 where n is 0: n the non-relevant lines above it in\n"
+"its run, R and N the topic's relevant_total and nonrelevant_total (int64, one per entry of out); every\n"
+"operation numpy's. Returns True, or None (declines) for a topic outside out.");
+
+PyObject *bpref_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer topic, relevant, nonrelevant, relevant_total, nonrelevant_total, out;
+    Py_ssize_t lines;
+    if (!PyArg_ParseTuple(args, "y*y*y*ny*y*w*:bpref_sums", &topic, &relevant, &nonrelevant, &lines,
+                          &relevant_total, &nonrelevant_total, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t topics = out.len / (Py_ssize_t)sizeof(double);
+    if (!holds(topic.len, lines, 1, 8) || !holds(relevant.len, lines, 1, 1) || !holds(nonrelevant.len, lines, 1, 1) ||
+        !holds(relevant_total.len, topics, 1, 8) || !holds(nonrelevant_total.len, topics, 1, 8) ||
+        !holds(out.len, topics, 1, 8)) {
+        PyErr_SetString(PyExc_ValueError, "bpref_sums: arrays of the wrong shapes");
+        goto release;
+    }
+    const int64_t *t = topic.buf, *rel_total = relevant_total.buf, *non_total = nonrelevant_total.buf;
+    const unsigned char *rel = relevant.buf, *non = nonrelevant.buf;
+    double *total = out.buf;
+    int declined = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t n = 0;
+    for (Py_ssize_t i = 0; i < lines; i++) {
+        if (i == 0 || t[i] != t[i - 1]) n = 0;  /* a topic's first line */
+        if (rel[i]) {
+            if (t[i] < 0 || t[i] >= topics) {
+                declined = 1;
+                break;
+            }
+            int64_t r_all = rel_total[t[i]], n_all = non_total[t[i]];
+            int64_t counted = n < r_all ? n : r_all, judged = n_all < r_all ? n_all : r_all;
+            total[t[i]] += n > 0 ? 1.0 - (double)counted / (double)(judged > 1 ? judged : 1) : 1.0;
+        }
+        n += non[i] != 0;
+    }
+    Py_END_ALLOW_THREADS
+    result = declined ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&topic);
+    PyBuffer_Release(&relevant);
+    PyBuffer_Release(&nonrelevant);
+    PyBuffer_Release(&relevant_total);
+    PyBuffer_Release(&nonrelevant_total);
+    PyBuffer_Release(&out);
+    return result;
+}

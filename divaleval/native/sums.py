@@ -1,5 +1,5 @@
 """Row reductions the scoring kernels share, numpy's to the bit: masked row sums and P+'s parts (at one cutoff or
-several), the blended ratio, ERR's stopping probabilities, GAP's terms, infAP's sums.
+several), the blended ratio, ERR's stopping probabilities, GAP's terms, infAP's and bpref's sums.
 
 Each function here is its numpy twin, written out, and takes the compiled kernel
 of the same name (divaleval/native/sums.c) instead where that kernel is built
@@ -304,6 +304,20 @@ def _numpy_gap_terms(grade: np.ndarray, position: np.ndarray, probabilities: tup
     return np.where(grade > 0, inner / position, 0.0)
 
 
+# -- infAP's and bpref's sums --------------------------------------------------------------------------
+
+def _lines_above(topic: np.ndarray, *flags: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """For lines grouped by ``topic`` (runs of equal values): (each line's run's first line, and per array of
+    ``flags`` the lines above each in its run that hold it)."""
+    first = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, dtype=bool)
+    starts = np.flatnonzero(first)[np.cumsum(first) - 1]
+    counts = []
+    for held in flags:
+        seen = np.cumsum(held.astype(np.int64)) - held
+        counts.append(seen - seen[starts])
+    return starts, counts
+
+
 # -- infAP's sums ---------------------------------------------------------------------------------------
 
 def inferred_precision_sums(topic: np.ndarray, rank: np.ndarray, relevant: np.ndarray, nonrelevant: np.ndarray,
@@ -325,14 +339,7 @@ def inferred_precision_sums(topic: np.ndarray, rank: np.ndarray, relevant: np.nd
 
 def _numpy_inferred_precision_sums(topic: np.ndarray, rank: np.ndarray, relevant: np.ndarray,
                                    nonrelevant: np.ndarray, n_topics: int, smoothing: float) -> np.ndarray:
-    first = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, dtype=bool)
-    starts = np.flatnonzero(first)[np.cumsum(first) - 1]  # each line's run's first line
-
-    def before(flags: np.ndarray) -> np.ndarray:  # the flags held by the lines above each in its run
-        seen = np.cumsum(flags.astype(np.int64)) - flags
-        return seen - seen[starts]
-
-    r, n = before(relevant), before(nonrelevant)
+    starts, (r, n) = _lines_above(topic, relevant, nonrelevant)
     # Only the relevant lines add terms (the others' terms, 0, would change no bit of the sums).
     lines = np.flatnonzero(relevant)
     p = lines - starts[lines]
@@ -341,3 +348,34 @@ def _numpy_inferred_precision_sums(topic: np.ndarray, rank: np.ndarray, relevant
     expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + smoothing) / (r + n + 2 * smoothing))
     terms = np.where(rank == 1, 1.0, expected)
     return np.bincount(topic, weights=terms, minlength=n_topics)  # added in line order
+
+
+# -- bpref's sums ---------------------------------------------------------------------------------------
+
+def bpref_sums(topic: np.ndarray, relevant: np.ndarray, nonrelevant: np.ndarray, relevant_total: np.ndarray,
+               nonrelevant_total: np.ndarray) -> np.ndarray:
+    """bpref's numerators (divaleval/measures/bpref.py), one per entry of ``relevant_total``: over judged lines
+    grouped by ``topic`` (runs of equal values, each in rank order), the sum, in line order, of each
+    ``relevant`` line's 1 - min(n, R) / max(min(N, R), 1) (1 where n is 0), n the ``nonrelevant`` lines above
+    it in its run, R and N its topic's ``relevant_total`` and ``nonrelevant_total``."""
+    compiled = kernel("bpref_sums")
+    if compiled is not None and topic.dtype == relevant_total.dtype == nonrelevant_total.dtype == np.int64 \
+            and relevant.dtype == nonrelevant.dtype == np.bool_ and len(topic) == len(relevant) == len(nonrelevant) \
+            and len(relevant_total) == len(nonrelevant_total):
+        totals = np.zeros(len(relevant_total))  # the same operations, line by line in one pass
+        if compiled(*(np.ascontiguousarray(a) for a in (topic, relevant, nonrelevant)), len(topic),
+                    np.ascontiguousarray(relevant_total), np.ascontiguousarray(nonrelevant_total), totals) is not None:
+            return totals
+    return _numpy_bpref_sums(topic, relevant, nonrelevant, relevant_total, nonrelevant_total)
+
+
+def _numpy_bpref_sums(topic: np.ndarray, relevant: np.ndarray, nonrelevant: np.ndarray,
+                      relevant_total: np.ndarray, nonrelevant_total: np.ndarray) -> np.ndarray:
+    _, (above,) = _lines_above(topic, nonrelevant)
+    # Only the relevant lines add terms (the others' terms, 0, would change no bit of the sums).
+    lines = np.flatnonzero(relevant)
+    topic, above = topic[lines], above[lines]
+    r_total, n_total = relevant_total[topic], nonrelevant_total[topic]
+    share = np.minimum(above, r_total) / np.maximum(np.minimum(n_total, r_total), 1)
+    terms = np.where(above > 0, 1.0 - share, 1.0)
+    return np.bincount(topic, weights=terms, minlength=len(relevant_total))  # added in line order
