@@ -37,9 +37,12 @@ def row_satisfaction(qrels: Qrels) -> np.ndarray:
 def satisfaction(ctx: RunContext) -> np.ndarray:
     """(P,) r(d, i) of each (hit, intent) pair."""
     hits = ctx.hits
-    top = np.exp2(highest_levels(ctx.qrels)[ctx.topics].reshape(-1)[hits.pair_key].astype(np.float64))
-    levels = np.maximum(hits.pair_level, 0).astype(np.float64)
-    return (np.exp2(levels) - 1.0) / top
+    # The same np.exp2 of the same levels, taken once per (topic, intent) and once per level rather than once
+    # per pair, then gathered.
+    top = np.exp2(highest_levels(ctx.qrels)[ctx.topics].reshape(-1).astype(np.float64))[hits.pair_key]
+    levels = np.maximum(hits.pair_level, 0)
+    gain = np.exp2(np.arange(int(levels.max(initial=0)) + 1, dtype=np.float64)) - 1.0
+    return gain[levels] / top
 
 
 @memoised
