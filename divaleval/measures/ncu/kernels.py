@@ -29,8 +29,9 @@ from ...arrays import blended_ratio, cut_p_plus_parts, cut_row_sums, err_probabi
 from ...context import PAST_END
 from ..core import memoised
 from ..core.kernels import (
-    clipped_ranks,
+    LOG_TABLE_RANKS,
     divide_or_zero,
+    log_discount,
     masked_row_sums,
     rank_discount,
     summed_columns,
@@ -171,24 +172,32 @@ def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
 
 
 @memoised
-def _clipped_ranks(gl: GainList) -> tuple[np.ndarray, int]:
-    """The list's ranks as tables of per-rank values are indexed (once per list: DCG's discount and the
-    powers of RBP and iRBU read them)."""
-    return clipped_ranks(gl.position)
+def _last_rank(gl: GainList) -> int:
+    """The list's deepest rank, padding aside: tables of per-rank values (DCG's discount, the powers of RBP
+    and iRBU) run to it, once per list."""
+    return int(gl.position[gl.position < PAST_END].max(initial=1))
+
+
+def _at_ranks(table: np.ndarray, gl: GainList) -> np.ndarray:
+    """``table[min(r, last)]`` at every entry's rank r (``table`` indexed by rank, 0 to the last): one pass
+    (np.take clips the padding's ranks to the last), where clipping, shifting and indexing took three."""
+    return np.take(table, gl.position, mode="clip")
 
 
 @memoised
 def _discounted_gains(gl: GainList) -> np.ndarray:
-    return gl.gains * rank_discount(gl.position, _clipped_ranks(gl))
+    last = _last_rank(gl)
+    if last > LOG_TABLE_RANKS:
+        return gl.gains * rank_discount(gl.position)
+    return gl.gains * _at_ranks(np.concatenate([[1.0], log_discount(last)]), gl)  # (rank 0: never read)
 
 
 @memoised
 def _powers(gl: GainList, p: float, offset: float) -> np.ndarray:
     """p^(r - offset) at every entry's rank r (cut at the last rank, past which entries are padding)."""
-    clipped, last = _clipped_ranks(gl)
     # Looked up in a table of p^(r - offset), r = 0..last: the same np.power of the same numbers, once
     # per rank rather than once per entry.
-    return np.power(p, np.arange(last + 1) - offset)[clipped]
+    return _at_ranks(np.power(p, np.arange(_last_rank(gl) + 1) - offset), gl)
 
 
 def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:
