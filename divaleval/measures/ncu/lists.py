@@ -184,7 +184,8 @@ def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
     The rows are the run's (hit, intent) pairs grouped by intent, in rank order.
     """
     hits, n_int = ctx.hits, ctx.qrels.max_intents
-    gains = hits.by_intent(gain_table.gains(hits.pair_level), 0.0)
+    # Each level's gain computed once and gathered for the pairs (the same numbers: gains are per level).
+    gains = hits.by_intent(gain_table.gains(np.arange(int(hits.pair_level.max(initial=0)) + 1))[hits.pair_level], 0.0)
     position = hits.position_by_intent
     every_row = _intent_ideal_ranking(ctx.qrels, gain_table)
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
