@@ -118,11 +118,14 @@ class RunContext:
     """
 
     def __init__(self, qrels: JudgedDocuments, run: RankedRun, topics: np.ndarray,
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, cutoffs: tuple = ()) -> None:
         self.qrels = qrels
         self.run = run
         self.topics = np.asarray(topics, dtype=np.int64)
         self.settings = settings or Settings()
+        # The cutoffs the measures scored in this context ask for (None: the whole ranking): a gain list's
+        # sums at all of them are made in one pass (:class:`~divaleval.measures.ncu.lists.GainList`).
+        self.cutoffs = cutoffs
         self.cache: dict = {}
 
     @property
@@ -134,14 +137,14 @@ class RunContext:
         """(T,) intents with at least one relevant document."""
         return self.qrels.n_intents[self.topics]
 
-    @property
+    @cached_property
     def rel_count(self) -> np.ndarray:
         """(T, I) relevant documents of each intent."""
         return self.qrels.rel_count[self.topics]
 
-    @property
+    @cached_property
     def weights(self) -> np.ndarray:
-        """(T, I) intent weights P(i)."""
+        """(T, I) intent weights P(i) (gathered once per run: every IA- measure reads them)."""
         return self.qrels.weights[self.topics]
 
     def slots(self, topic: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

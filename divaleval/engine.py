@@ -20,11 +20,12 @@ def score_matrix(qrels: JudgedDocuments, run: RankedRun, measures: list[Measure]
     them before the first run). Binary measures are computed on the qrels at the
     settings' relevance threshold (:meth:`Qrels.at_relevance_level`), the others on the qrels as they are.
     """
-    ctx = RunContext(qrels, run, topics, settings)
+    cutoffs = tuple(dict.fromkeys(m.cutoff for m in measures))
+    ctx = RunContext(qrels, run, topics, settings, cutoffs)
     # Binary measures see the qrels through the relevance threshold (--rel-min): levels below it are 0.
     binary_ctx = ctx
     if ctx.settings.rel_min > 1 and any(m.definition.binary for m in measures):
-        binary_ctx = RunContext(qrels.at_relevance_level(ctx.settings.rel_min), run, topics, ctx.settings)
+        binary_ctx = RunContext(qrels.at_relevance_level(ctx.settings.rel_min), run, topics, ctx.settings, cutoffs)
     matrix = np.zeros((len(topics), len(measures)))
     for j, m in enumerate(measures):
         matrix[:, j] = m.compute(binary_ctx if m.definition.binary else ctx)

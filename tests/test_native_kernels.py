@@ -762,6 +762,123 @@ def test_err_probability_on_both_paths(seed):
     assert results[True] == results[False]
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_sums_at_every_cutoff_at_once_are_each_cutoffs_sums(seed):
+    """A list's sums and P+'s parts at all its cutoffs (one pass, compiled or not) are, bit for bit, those of
+    each cutoff alone (masked_row_sums and p_plus_parts on its own mask), on both paths: every NCU kernel at
+    every cutoff gives the same bits whether its list knows the cutoffs or not."""
+    from divaleval.measures.ncu import kernels as ncu
+    from divaleval.measures.ncu.lists import GainList
+
+    width = [0, 1, 7, 9, 130, 300][seed]
+    cutoffs = (None, 1, 5, 10, 20, 1000)
+    kernels = [(ncu.dcg, {}), (ncu.average_precision, {}), (ncu.average_precision_over_r, {}), (ncu.err, {}),
+               (ncu.ebr, {"beta": 1.0}), (ncu.q_measure, {"beta": 0.5}), (ncu.rbp, {"p": 0.95}),
+               (ncu.irbu, {"p": 0.99}), (ncu.p_plus, {"beta": 1.0})]
+    results = {}
+    for on in (True, False):
+        for told in (True, False):
+            gl = random_gain_list(np.random.default_rng(seed), 60, width, 9)
+            if told:  # the run context's cutoffs, as the engine gives them
+                gl = GainList(gl.gains, gl.position, gl.ideal, gl.n_relevant, gl.top_gain, cutoffs=cutoffs)
+            with kernels_on(on):
+                assert (native.kernel("cut_row_sums") is not None) == on
+                assert (native.kernel("cut_p_plus_parts") is not None) == on
+                values = [kernel(gl, cutoff, **params) for kernel, params in kernels for cutoff in cutoffs
+                          if width or kernel is not ncu.p_plus]  # (numpy has no largest gain of none)
+                values += [ncu.precision(gl, cutoff) for cutoff in cutoffs[1:]]
+            results[on, told] = [v.view(np.int64).tolist() for v in values]
+    assert results[True, True] == results[True, False] == results[False, True] == results[False, False]
+
+
+def test_sums_at_cutoffs_on_both_paths():
+    """cut_row_sums and cut_p_plus_parts, compiled and numpy, on rows with NaN-free values of every sign and
+    magnitude, entries outside the mask, and column counts of every class numpy's pairwise sum treats apart."""
+    from divaleval.native.sums import cut_p_plus_parts, cut_row_sums
+
+    rng = np.random.default_rng(7)
+    for width in (0, 1, 8, 9, 64, 129, 300):
+        values = rng.standard_normal((20, width)) * 10.0 ** rng.integers(-9, 9, (20, width))
+        gains = np.where(rng.random((20, width)) < 0.7, rng.choice([1.0, 3.0, 0.25], (20, width)), 0.0)
+        within = (gains > 0) & (rng.random((20, width)) < 0.9)
+        position = np.cumsum(rng.integers(1, 4, (20, width)), axis=1)
+        bounds = np.array([0, 3, width, 10 ** 9, -1], dtype=np.int64)  # (-1: within alone)
+        columns = np.array([0, min(width, 8), width // 2, width, width], dtype=np.int64)
+        results = {}
+        for on in (True, False):
+            with kernels_on(on):
+                sums = cut_row_sums(values, within, position, bounds, columns)
+                # (P+ over no column at all is numpy's argmax of nothing: never asked for)
+                parts = cut_p_plus_parts(gains, within, position, values, bounds, np.maximum(columns, 1)) \
+                    if width else ()
+            results[on] = [sums.view(np.int64).tolist()] + [part.astype(np.int64).tolist() for part in parts[1:]] + \
+                [part.view(np.int64).tolist() for part in parts[:1]]
+        assert results[True] == results[False], width
+        for j, (bound, count) in enumerate(zip(bounds, columns)):
+            mask = within & (position <= bound) if bound >= 0 else within
+            expected = np.where(mask[:, :count], values[:, :count], 0.0).sum(axis=1)
+            assert results[True][0][j] == expected.view(np.int64).tolist()
+
+
+@pytest.mark.parametrize("probabilities", [(1.0,), (0.5, 0.3, 0.2), (0.25, 0.0, 0.75, 1e-9)])
+def test_gap_terms_on_both_paths(probabilities):
+    """GAP's terms, compiled and numpy, to the bit (grades past the last threshold, padding of grade 0)."""
+    from divaleval.native.sums import gap_terms
+
+    rng = np.random.default_rng(len(probabilities))
+    for width in (0, 1, 17, 300):
+        grade = np.where(rng.random((30, width)) < 0.8, rng.integers(0, 6, (30, width)), 0).astype(np.int64)
+        position = np.cumsum(rng.integers(1, 4, (30, width)), axis=1).astype(np.int64)
+        results = {}
+        for on in (True, False):
+            with kernels_on(on):
+                assert (native.kernel("gap_terms") is not None) == on
+                results[on] = gap_terms(grade, position, probabilities).view(np.int64).tolist()
+        assert results[True] == results[False], width
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_inferred_precision_sums_on_both_paths(seed):
+    """infAP's numerators, compiled and numpy, to the bit: topics in runs of lines (a topic's lines in rank
+    order, gaps of unjudged ranks between), lines relevant, judged non-relevant or pooled only, rank 1 or not."""
+    from divaleval.native.sums import inferred_precision_sums
+
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 60, 12)
+    topic = np.repeat(rng.permutation(12), lengths).astype(np.int64)
+    rank = np.concatenate([np.cumsum(rng.integers(1, 4, n)) for n in lengths]).astype(np.int32)
+    kind = rng.integers(0, 3, len(topic))
+    relevant, nonrelevant = kind == 0, kind == 1
+    results = {}
+    for on in (True, False):
+        with kernels_on(on):
+            assert (native.kernel("inferred_precision_sums") is not None) == on
+            results[on] = inferred_precision_sums(topic, rank, relevant, nonrelevant, 12, 0.00001)
+    assert results[True].view(np.int64).tolist() == results[False].view(np.int64).tolist()
+    assert np.count_nonzero(results[True]) > 6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bpref_sums_on_both_paths(seed):
+    """bpref's numerators, compiled and numpy, to the bit: topics in runs of lines, fewer or more judged
+    non-relevant documents than relevant ones (min(N, R)), none of either."""
+    from divaleval.native.sums import bpref_sums
+
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 60, 12)
+    topic = np.repeat(rng.permutation(12), lengths).astype(np.int64)
+    kind = rng.integers(0, 3, len(topic))
+    relevant, nonrelevant = kind == 0, kind == 1
+    relevant_total, nonrelevant_total = rng.integers(0, 40, 12), rng.integers(0, 40, 12)
+    results = {}
+    for on in (True, False):
+        with kernels_on(on):
+            assert (native.kernel("bpref_sums") is not None) == on
+            results[on] = bpref_sums(topic, relevant, nonrelevant, relevant_total, nonrelevant_total)
+    assert results[True].view(np.int64).tolist() == results[False].view(np.int64).tolist()
+    assert np.count_nonzero(results[True]) > 6
+
+
 def test_the_scoring_kernels_are_taken():
     """The comparisons above are not between two numpy paths: the kernels run on plain arrays."""
     with kernels_on(True):
@@ -819,6 +936,24 @@ def test_the_kernels_refuse_shapes_that_overflow():
         compiled().masked_row_sums(np.empty(0), 2 ** 61, np.empty(0, bool), 2 ** 62, 2 ** 61, np.empty(4))
     with pytest.raises(ValueError):
         compiled().blended_ratio(np.empty(0), np.empty(0, np.int64), np.empty(0), 2 ** 61, 8, 8, 1.0, np.empty(0))
+    cutoffs = np.array([5], dtype=np.int64)
+    with pytest.raises(ValueError):
+        compiled().cut_row_sums(np.empty(0), np.empty(0, bool), np.empty(0, np.int64), 2 ** 61, 8, cutoffs, cutoffs,
+                                np.empty(0))
+    with pytest.raises(ValueError):  # a column count past the width
+        compiled().cut_row_sums(np.empty(4), np.empty(4, bool), np.empty(4, np.int64), 1, 4, cutoffs, cutoffs,
+                                np.empty(1))
+    with pytest.raises(ValueError):
+        compiled().cut_p_plus_parts(np.empty(4), np.empty(4, bool), np.empty(4, np.int64), np.empty(4), 1, 4,
+                                    cutoffs, cutoffs, np.empty(1), np.empty(1, np.int64), np.empty(1, bool))
+    with pytest.raises(ValueError):
+        compiled().inferred_precision_sums(np.empty(1, np.int64), np.empty(1, np.int64), np.empty(1, bool),
+                                           np.empty(1, bool), 2 ** 61, 0.5, np.empty(1))
+    with pytest.raises(ValueError):
+        compiled().bpref_sums(np.empty(1, np.int64), np.empty(1, bool), np.empty(1, bool), 2 ** 61,
+                              np.empty(1, np.int64), np.empty(1, np.int64), np.empty(1))
+    with pytest.raises(ValueError):
+        compiled().gap_terms(np.empty(0, np.int64), np.empty(0, np.int64), 2 ** 61, 8, np.ones(1), np.empty(0))
 
 
 def test_a_position_numpy_cannot_index_by_is_left_to_numpy():

@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arrays import bpref_sums
 from ..context import RunContext
-from ..model.gains import topicwise_levels
 from ..model.qrels import Qrels
 from .core import measure, memoised
-from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
+from .core.kernels import divide_or_zero
+from .ncu.lists import topicwise_row_levels
 
 
 @memoised
 def judged_classes(qrels: Qrels, topicwise: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(relevant row?, judged non-relevant row?, R per topic, N per topic) of these qrels."""
-    level = qrels.levels[:, 0] if qrels.adhoc else topicwise_levels(qrels.levels, topicwise)
+    level = topicwise_row_levels(qrels, topicwise)
     relevant = qrels.row_judged & (level >= 1)
     nonrelevant = qrels.row_judged & (level < 1)
     return (relevant, nonrelevant, np.bincount(qrels.row_topic[relevant], minlength=qrels.n_topics),
@@ -44,10 +45,6 @@ def bpref(ctx: RunContext, *, cutoff: None = None) -> np.ndarray:
     """bpref = (1/R) sum_{relevant d ranked} (1 - min(n_d, R) / min(N, R)), n_d the judged non-relevant above d"""
     relevant_row, nonrelevant_row, rel_total, nonrel_total = judged_classes(ctx.qrels, ctx.settings.topicwise)
     topic, row, _ = ctx.judged_lines  # judged documents of the scored topics, in rank order
-    relevant = relevant_row[row]
-    above = count_before_in_group(nonrelevant_row[row], judged_line_starts(ctx))  # judged non-relevant documents above each
-    r_total, n_total = rel_total[ctx.topics][topic], nonrel_total[ctx.topics][topic]
-    share = np.minimum(above, r_total) / np.maximum(np.minimum(n_total, r_total), 1)
-    terms = np.where(relevant, np.where(above > 0, 1.0 - share, 1.0), 0.0)
-    total = np.bincount(topic, weights=terms, minlength=ctx.n_topics)  # added in rank order, as trec_eval
+    # Each topic's terms are added in rank order, as trec_eval adds them.
+    total = bpref_sums(topic, relevant_row[row], nonrelevant_row[row], rel_total[ctx.topics], nonrel_total[ctx.topics])
     return divide_or_zero(total, rel_total[ctx.topics])

@@ -38,10 +38,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import PAST_END, RunContext
-from .core import NONE, OPTIONAL, REQUIRED, Param, in_unit_interval, measure
+from .core import NONE, OPTIONAL, REQUIRED, Param, in_unit_interval, measure, memoised
 from .core.definition import GEOMETRIC_MEAN, SUM, non_negative
 from .core.kernels import divide_or_zero
-from .ncu.kernels import average_precision, average_precision_over_r
+from .ncu.kernels import average_precision, average_precision_over_r, precision_terms, relevant_running_count
 from .ncu.lists import GainList, topicwise_gain_list
 
 TREC_EVAL = "trec_eval (Buckley, NIST): its measure of the same name"
@@ -51,8 +51,16 @@ ROBERTSON = "Robertson. On GMAP: and other transformations. CIKM 2006; trec_eval
 
 def _relevant_within(gl: GainList, cutoff: int | np.ndarray | None) -> np.ndarray:
     """rel(k) per row: relevant documents ranked <= cutoff (None: all of them; an array: one cutoff per row)."""
+    if cutoff is None or isinstance(cutoff, int):
+        return _relevant_within_cutoff(gl, cutoff)
+    return ((gl.position <= np.reshape(cutoff, (-1, 1))) & (gl.gains > 0)).sum(axis=1)
+
+
+@memoised
+def _relevant_within_cutoff(gl: GainList, cutoff: int | None) -> np.ndarray:
+    """:func:`_relevant_within` at one cutoff, once per list (Recall, Success, SetP, SetF, NumRelRet share it)."""
     bound = PAST_END - 1 if cutoff is None else cutoff
-    return ((gl.position <= np.reshape(bound, (-1, 1))) & (gl.gains > 0)).sum(axis=1)
+    return ((gl.position <= bound) & (gl.gains > 0)).sum(axis=1)
 
 
 @measure(name="NumRet", summary="documents ranked (trec_eval's num_ret; summed over topics)", cutoff=NONE,
@@ -126,11 +134,19 @@ def average_precision_cut(ctx: RunContext, *, cutoff: int) -> np.ndarray:
     return average_precision_over_r(topicwise_gain_list(ctx), cutoff)
 
 
+@memoised
 def _judged_within(ctx: RunContext, cutoff: int) -> np.ndarray:
-    """Judged documents ranked <= cutoff, per topic."""
+    """Judged documents ranked <= cutoff, per topic (Judged@k and Unjudged@k share it)."""
+    slot, position = _judged_ranks(ctx)
+    return np.bincount(slot[position <= cutoff], minlength=ctx.n_topics)
+
+
+@memoised
+def _judged_ranks(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
+    """(row among the scored topics, rank) of each ranked judged document: once per run for every cutoff."""
     slot, row, position = ctx.judged_lines  # (a document without a qrels row is not judged)
-    within = ctx.qrels.row_judged[row] & (position <= cutoff)
-    return np.bincount(slot[within], minlength=ctx.n_topics)
+    judged = np.flatnonzero(ctx.qrels.row_judged[row])
+    return slot[judged], position[judged]
 
 
 @measure(name="Judged", summary="share of the top k documents that the qrels judge (k the divisor)",
@@ -165,6 +181,6 @@ def interpolated_precision(ctx: RunContext, *, cutoff: None = None, recall: floa
     """IPrec(recall=x) = max {rel(r) / r : r relevant, rel(r) >= max(1, floor(x R + 0.5))}, 0 if no such r"""
     gl = topicwise_gain_list(ctx)
     needed = np.maximum(np.floor(recall * gl.n_relevant + 0.5), 1)
-    found = np.cumsum(gl.gains > 0, axis=1)
+    found = relevant_running_count(gl)
     reaching = (gl.gains > 0) & (found >= needed[:, None])
-    return np.where(reaching, found / gl.position, 0.0).max(axis=1, initial=0.0)
+    return np.where(reaching, precision_terms(gl), 0.0).max(axis=1, initial=0.0)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import pad_groups
+from ..arrays import gap_terms, pad_groups
 from ..context import PAST_END, RunContext
 from ..model.qrels import Qrels
 from .core import OPTIONAL, Param, measure, memoised
@@ -92,8 +92,4 @@ def _gap_terms(ctx: RunContext, g: tuple[float, ...]) -> tuple[np.ndarray, np.nd
     hit = np.flatnonzero(grade > 0)
     grade_h, position = pad_groups(slot[hit], ctx.n_topics, (grade[hit], 0), (position[hit], PAST_END))
     # sum_{m<=n} G(min(c_m, c_n)) = sum_j g_j [j <= c_n] #{m <= n: c_m >= j}
-    inner = np.zeros(grade_h.shape)
-    for j, g_j in enumerate(probabilities, start=1):
-        at_least = grade_h >= j
-        inner += g_j * at_least * np.cumsum(at_least, axis=1)
-    return np.where(grade_h > 0, inner / position, 0.0), position
+    return gap_terms(grade_h, position, probabilities), position

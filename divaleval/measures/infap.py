@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arrays import inferred_precision_sums
 from ..context import RunContext
 from .bpref import judged_classes
 from .core import measure
-from .core.kernels import count_before_in_group, divide_or_zero, judged_line_starts
+from .core.kernels import divide_or_zero
 
 SMOOTHING = 0.00001  # eps: keeps the estimate defined where nothing above is judged
 
@@ -44,17 +45,7 @@ def inferred_average_precision(ctx: RunContext, *, cutoff: None = None) -> np.nd
     non-relevant documents above rank k; eps = 0.00001"""
     relevant_row, nonrelevant_row, rel_total, _ = judged_classes(ctx.qrels, ctx.settings.topicwise)
     # The pooled documents of the scored topics, in rank order: only they add terms or count above one;
-    # an unpooled document counts only in the ranks.
+    # an unpooled document counts only in the ranks. Each topic's terms are added in rank order, as trec_eval.
     topic, row, rank = ctx.judged_lines
-    rank = rank.astype(np.float64)
-    relevant = relevant_row[row]
-    nonrelevant = nonrelevant_row[row]
-    starts = judged_line_starts(ctx)
-    p = np.arange(len(row)) - starts
-    r = count_before_in_group(relevant, starts)
-    n = count_before_in_group(nonrelevant, starts)
-    above = np.maximum(rank - 1, 1)
-    expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + SMOOTHING) / (r + n + 2 * SMOOTHING))
-    terms = np.where(relevant, np.where(rank == 1, 1.0, expected), 0.0)
-    total = np.bincount(topic, weights=terms, minlength=ctx.n_topics)  # added in rank order, as trec_eval
+    total = inferred_precision_sums(topic, rank, relevant_row[row], nonrelevant_row[row], ctx.n_topics, SMOOTHING)
     return divide_or_zero(total, rel_total[ctx.topics])

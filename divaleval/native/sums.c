@@ -82,6 +82,83 @@ release:
     return result;
 }
 
+KERNEL_DOC(cut_row_sums_doc,
+"cut_row_sums(values, within, position, rows, width, bounds, columns, out)\n\n"
+"A gain list's row sums at several cutoffs in one pass: for each cutoff j, out[j, r] = masked_row_sums of\n"
+"values[r] under the mask within[r] & (position[r] <= bounds[j]) (within[r] alone where bounds[j] is -1)\n"
+"over its first columns[j] columns, summed as masked_row_sums sums. values float64, within bool, position\n"
+"int64, all (rows, width) in C order; bounds and columns int64 (K,), each column count at most width; out\n"
+"float64 (K, rows). Returns True.");
+
+PyObject *cut_row_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer values, within, position, bounds, columns, out;
+    Py_ssize_t rows, width;
+    if (!PyArg_ParseTuple(args, "y*y*y*nny*y*w*:cut_row_sums", &values, &within, &position, &rows, &width, &bounds,
+                          &columns, &out))
+        return NULL;
+    PyObject *result = NULL;
+    double *row = NULL;
+    Py_ssize_t cutoffs = bounds.len / (Py_ssize_t)sizeof(int64_t);
+    const int64_t *bound = bounds.buf, *column = columns.buf;
+    int fits = holds(values.len, rows, width, 8) && holds(within.len, rows, width, 1) &&
+               holds(position.len, rows, width, 8) && holds(bounds.len, cutoffs, 1, 8) &&
+               columns.len == bounds.len && holds(out.len, cutoffs, rows, 8);
+    for (Py_ssize_t j = 0; fits && j < cutoffs; j++) fits = column[j] >= 0 && column[j] <= width;
+    if (!fits) {
+        PyErr_SetString(PyExc_ValueError, "cut_row_sums: arrays of the wrong shapes");
+        goto release;
+    }
+    if (!(row = scratch_row(width))) goto release;
+    double *sums = out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const double *v = (const double *)values.buf + r * width;
+        const unsigned char *w = (const unsigned char *)within.buf + r * width;
+        const int64_t *at = (const int64_t *)position.buf + r * width;
+        for (Py_ssize_t j = 0; j < cutoffs; j++) {
+            /* (without a bound only the mask is read: the whole row's positions are left alone) */
+            if (bound[j] < 0)
+                for (Py_ssize_t c = 0; c < column[j]; c++) row[c] = w[c] ? v[c] : 0.0;
+            else
+                for (Py_ssize_t c = 0; c < column[j]; c++) row[c] = (w[c] && at[c] <= bound[j]) ? v[c] : 0.0;
+            sums[j * rows + r] = 0.0 + pairwise_sum(row, column[j]);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_True;
+    Py_INCREF(result);
+release:
+    free(row);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&within);
+    PyBuffer_Release(&position);
+    PyBuffer_Release(&bounds);
+    PyBuffer_Release(&columns);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* P+'s parts of one row over its first `columns` entries (see p_plus_parts); row: scratch of `columns`. */
+static void p_plus_row(const double *g, const unsigned char *w, const double *b, Py_ssize_t columns, double *row,
+                       double *total, int64_t *count, unsigned char *any) {
+    double top = -INFINITY;
+    Py_ssize_t preferred = -1, kept = 0;
+    for (Py_ssize_t c = 0; c < columns; c++)
+        if (w[c] && g[c] > top) {
+            top = g[c];
+            preferred = c;
+        }
+    for (Py_ssize_t c = 0; c < columns; c++) {
+        int up = w[c] && c <= preferred;
+        row[c] = up ? b[c] : 0.0;
+        kept += up;
+    }
+    *total = 0.0 + pairwise_sum(row, columns);
+    *count = kept;
+    *any = preferred >= 0;
+}
+
 KERNEL_DOC(p_plus_parts_doc,
 "p_plus_parts(gains, within, ratio, width, columns, total, count, any)\n\n"
 "P+'s parts over the first `columns` columns of (rows, width) arrays in C order (gains and ratio float64,\n"
@@ -107,25 +184,10 @@ PyObject *p_plus_parts(PyObject *self, PyObject *args) {
     }
     if (!(row = scratch_row(columns))) goto release;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t r = 0; r < rows; r++) {
-        const double *g = (const double *)gains.buf + r * width, *b = (const double *)ratio.buf + r * width;
-        const unsigned char *w = (const unsigned char *)within.buf + r * width;
-        double top = -INFINITY;
-        Py_ssize_t preferred = -1, kept = 0;
-        for (Py_ssize_t c = 0; c < columns; c++)
-            if (w[c] && g[c] > top) {
-                top = g[c];
-                preferred = c;
-            }
-        for (Py_ssize_t c = 0; c < columns; c++) {
-            int up = w[c] && c <= preferred;
-            row[c] = up ? b[c] : 0.0;
-            kept += up;
-        }
-        ((double *)total.buf)[r] = 0.0 + pairwise_sum(row, columns);
-        ((int64_t *)count.buf)[r] = kept;
-        ((unsigned char *)any.buf)[r] = preferred >= 0;
-    }
+    for (Py_ssize_t r = 0; r < rows; r++)
+        p_plus_row((const double *)gains.buf + r * width, (const unsigned char *)within.buf + r * width,
+                   (const double *)ratio.buf + r * width, columns, row, (double *)total.buf + r,
+                   (int64_t *)count.buf + r, (unsigned char *)any.buf + r);
     Py_END_ALLOW_THREADS
     result = Py_True;
     Py_INCREF(result);
@@ -134,6 +196,74 @@ release:
     PyBuffer_Release(&gains);
     PyBuffer_Release(&within);
     PyBuffer_Release(&ratio);
+    PyBuffer_Release(&total);
+    PyBuffer_Release(&count);
+    PyBuffer_Release(&any);
+    return result;
+}
+
+KERNEL_DOC(cut_p_plus_parts_doc,
+"cut_p_plus_parts(gains, within, position, ratio, rows, width, bounds, columns, total, count, any)\n\n"
+"P+'s parts (p_plus_parts) at several cutoffs in one pass: for each cutoff j, those of the row's first\n"
+"columns[j] entries under within[r] & (position[r] <= bounds[j]) (within[r] alone where bounds[j] is -1).\n"
+"gains and ratio float64, within bool, position int64, all (rows, width) in C order; bounds and columns int64\n"
+"(K,), each column count at most width; total float64, count int64 and any bool, each (K, rows). Returns\n"
+"True.");
+
+PyObject *cut_p_plus_parts(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer gains, within, position, ratio, bounds, columns, total, count, any;
+    Py_ssize_t rows, width;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*nny*y*w*w*w*:cut_p_plus_parts", &gains, &within, &position, &ratio, &rows,
+                          &width, &bounds, &columns, &total, &count, &any))
+        return NULL;
+    PyObject *result = NULL;
+    double *row = NULL;
+    unsigned char *kept = NULL;
+    Py_ssize_t cutoffs = bounds.len / (Py_ssize_t)sizeof(int64_t);
+    const int64_t *bound = bounds.buf, *column = columns.buf;
+    int fits = holds(gains.len, rows, width, 8) && holds(within.len, rows, width, 1) &&
+               holds(position.len, rows, width, 8) && holds(ratio.len, rows, width, 8) &&
+               holds(bounds.len, cutoffs, 1, 8) && columns.len == bounds.len && holds(total.len, cutoffs, rows, 8) &&
+               holds(count.len, cutoffs, rows, 8) && holds(any.len, cutoffs, rows, 1);
+    for (Py_ssize_t j = 0; fits && j < cutoffs; j++) fits = column[j] >= 0 && column[j] <= width;
+    if (!fits) {
+        PyErr_SetString(PyExc_ValueError, "cut_p_plus_parts: arrays of the wrong shapes");
+        goto release;
+    }
+    if (!(row = scratch_row(width))) goto release;
+    if (!(kept = malloc((size_t)(width > 0 ? width : 1)))) {
+        PyErr_NoMemory();
+        goto release;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const double *g = (const double *)gains.buf + r * width;
+        const unsigned char *w = (const unsigned char *)within.buf + r * width;
+        const int64_t *at = (const int64_t *)position.buf + r * width;
+        for (Py_ssize_t j = 0; j < cutoffs; j++) {
+            const unsigned char *mask = w;
+            if (bound[j] >= 0) {
+                for (Py_ssize_t c = 0; c < column[j]; c++) kept[c] = w[c] && at[c] <= bound[j];
+                mask = kept;
+            }
+            p_plus_row(g, mask, (const double *)ratio.buf + r * width, column[j], row,
+                       (double *)total.buf + j * rows + r, (int64_t *)count.buf + j * rows + r,
+                       (unsigned char *)any.buf + j * rows + r);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_True;
+    Py_INCREF(result);
+release:
+    free(row);
+    free(kept);
+    PyBuffer_Release(&gains);
+    PyBuffer_Release(&within);
+    PyBuffer_Release(&position);
+    PyBuffer_Release(&ratio);
+    PyBuffer_Release(&bounds);
+    PyBuffer_Release(&columns);
     PyBuffer_Release(&total);
     PyBuffer_Release(&count);
     PyBuffer_Release(&any);
@@ -235,6 +365,177 @@ PyObject *err_probability(PyObject *self, PyObject *args) {
 release:
     PyBuffer_Release(&gains);
     PyBuffer_Release(&top_gain);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+KERNEL_DOC(gap_terms_doc,
+"gap_terms(grade, position, rows, width, probabilities, out)\n\n"
+"GAP's numerator terms at every entry of (rows, width) arrays in C order (grade and position int64, out\n"
+"float64; probabilities float64 (J,)): inner = 0.0, then for j = 1..J inner += (g_j [grade >= j]) n_j, n_j the\n"
+"row's entries up to this one of grade >= j; the term is inner / position where grade > 0, else 0.0. Every\n"
+"operation numpy's, in numpy's order. Returns True.");
+
+PyObject *gap_terms(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer grade, position, probabilities, out;
+    Py_ssize_t rows, width;
+    if (!PyArg_ParseTuple(args, "y*y*nny*w*:gap_terms", &grade, &position, &rows, &width, &probabilities, &out))
+        return NULL;
+    PyObject *result = NULL;
+    int64_t *counts = NULL;
+    Py_ssize_t levels = probabilities.len / (Py_ssize_t)sizeof(double);
+    if (!holds(grade.len, rows, width, 8) || !holds(position.len, rows, width, 8) || !holds(out.len, rows, width, 8) ||
+        !holds(probabilities.len, levels, 1, 8)) {
+        PyErr_SetString(PyExc_ValueError, "gap_terms: arrays of the wrong shapes");
+        goto release;
+    }
+    if (!(counts = malloc((size_t)(levels > 0 ? levels : 1) * sizeof(int64_t)))) {
+        PyErr_NoMemory();
+        goto release;
+    }
+    const double *g = probabilities.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        const int64_t *c = (const int64_t *)grade.buf + r * width, *at = (const int64_t *)position.buf + r * width;
+        double *term = (double *)out.buf + r * width;
+        for (Py_ssize_t j = 0; j < levels; j++) counts[j] = 0;
+        for (Py_ssize_t k = 0; k < width; k++) {
+            double inner = 0.0;
+            for (Py_ssize_t j = 0; j < levels; j++) {
+                int reaches = c[k] >= j + 1;
+                counts[j] += reaches;
+                inner = inner + (g[j] * (double)reaches) * (double)counts[j];
+            }
+            term[k] = c[k] > 0 ? inner / (double)at[k] : 0.0;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_True;
+    Py_INCREF(result);
+release:
+    free(counts);
+    PyBuffer_Release(&grade);
+    PyBuffer_Release(&position);
+    PyBuffer_Release(&probabilities);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+KERNEL_DOC(inferred_precision_sums_doc,
+"inferred_precision_sums(topic, rank, relevant, nonrelevant, lines, smoothing, out)\n\n"
+"infAP's numerators: over `lines` judged lines grouped by topic (runs of equal topic, int64), each run in rank\n"
+"order (rank int64 >= 1; relevant and nonrelevant bool), out[topic] (float64, zeroed by the caller) adds, in\n"
+"line order, each relevant line's expected precision: 1 at rank 1, else 1/k + ((k-1)/k) (p/max(k-1, 1))\n"
+"((r + eps)/(r + n + 2 eps)), with p the lines above it in its run, r and n the relevant and non-relevant ones\n"
+"among them, eps `smoothing`; every operation numpy's, in numpy's order. Returns True, or None (declines) for a\n"
+"topic outside out.");
+
+PyObject *inferred_precision_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer topic, rank, relevant, nonrelevant, out;
+    Py_ssize_t lines;
+    double smoothing;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*ndw*:inferred_precision_sums", &topic, &rank, &relevant, &nonrelevant,
+                          &lines, &smoothing, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t topics = out.len / (Py_ssize_t)sizeof(double);
+    if (!holds(topic.len, lines, 1, 8) || !holds(rank.len, lines, 1, 8) || !holds(relevant.len, lines, 1, 1) ||
+        !holds(nonrelevant.len, lines, 1, 1) || !holds(out.len, topics, 1, 8)) {
+        PyErr_SetString(PyExc_ValueError, "inferred_precision_sums: arrays of the wrong shapes");
+        goto release;
+    }
+    const int64_t *t = topic.buf, *k = rank.buf;
+    const unsigned char *rel = relevant.buf, *non = nonrelevant.buf;
+    double *total = out.buf, twice = 2 * smoothing;
+    int declined = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t above = 0, r = 0, n = 0;
+    for (Py_ssize_t i = 0; i < lines; i++) {
+        if (i == 0 || t[i] != t[i - 1]) above = r = n = 0;  /* a topic's first line */
+        if (rel[i]) {
+            if (t[i] < 0 || t[i] >= topics) {
+                declined = 1;
+                break;
+            }
+            double rank_i = (double)k[i], term;
+            if (rank_i == 1)
+                term = 1.0;
+            else {
+                double lower = rank_i - 1 > 1 ? rank_i - 1 : 1;  /* np.maximum(rank - 1, 1) */
+                term = 1 / rank_i + (rank_i - 1) / rank_i * ((double)above / lower) *
+                       (((double)r + smoothing) / ((double)(r + n) + twice));
+            }
+            total[t[i]] += term;
+        }
+        above++;
+        r += rel[i] != 0;
+        n += non[i] != 0;
+    }
+    Py_END_ALLOW_THREADS
+    result = declined ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&topic);
+    PyBuffer_Release(&rank);
+    PyBuffer_Release(&relevant);
+    PyBuffer_Release(&nonrelevant);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+KERNEL_DOC(bpref_sums_doc,
+"bpref_sums(topic, relevant, nonrelevant, lines, relevant_total, nonrelevant_total, out)\n\n"
+"bpref's numerators: over `lines` judged lines grouped by topic (runs of equal topic, int64), each run in rank\n"
+"order (relevant and nonrelevant bool), out[topic] (float64, zeroed by the caller) adds, in line order, each\n"
+"relevant line's 1 - min(n, R) / max(min(N, R), 1), or 1 where n is 0: n the non-relevant lines above it in\n"
+"its run, R and N the topic's relevant_total and nonrelevant_total (int64, one per entry of out); every\n"
+"operation numpy's. Returns True, or None (declines) for a topic outside out.");
+
+PyObject *bpref_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer topic, relevant, nonrelevant, relevant_total, nonrelevant_total, out;
+    Py_ssize_t lines;
+    if (!PyArg_ParseTuple(args, "y*y*y*ny*y*w*:bpref_sums", &topic, &relevant, &nonrelevant, &lines,
+                          &relevant_total, &nonrelevant_total, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t topics = out.len / (Py_ssize_t)sizeof(double);
+    if (!holds(topic.len, lines, 1, 8) || !holds(relevant.len, lines, 1, 1) || !holds(nonrelevant.len, lines, 1, 1) ||
+        !holds(relevant_total.len, topics, 1, 8) || !holds(nonrelevant_total.len, topics, 1, 8) ||
+        !holds(out.len, topics, 1, 8)) {
+        PyErr_SetString(PyExc_ValueError, "bpref_sums: arrays of the wrong shapes");
+        goto release;
+    }
+    const int64_t *t = topic.buf, *rel_total = relevant_total.buf, *non_total = nonrelevant_total.buf;
+    const unsigned char *rel = relevant.buf, *non = nonrelevant.buf;
+    double *total = out.buf;
+    int declined = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t n = 0;
+    for (Py_ssize_t i = 0; i < lines; i++) {
+        if (i == 0 || t[i] != t[i - 1]) n = 0;  /* a topic's first line */
+        if (rel[i]) {
+            if (t[i] < 0 || t[i] >= topics) {
+                declined = 1;
+                break;
+            }
+            int64_t r_all = rel_total[t[i]], n_all = non_total[t[i]];
+            int64_t counted = n < r_all ? n : r_all, judged = n_all < r_all ? n_all : r_all;
+            total[t[i]] += n > 0 ? 1.0 - (double)counted / (double)(judged > 1 ? judged : 1) : 1.0;
+        }
+        n += non[i] != 0;
+    }
+    Py_END_ALLOW_THREADS
+    result = declined ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&topic);
+    PyBuffer_Release(&relevant);
+    PyBuffer_Release(&nonrelevant);
+    PyBuffer_Release(&relevant_total);
+    PyBuffer_Release(&nonrelevant_total);
     PyBuffer_Release(&out);
     return result;
 }

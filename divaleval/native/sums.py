@@ -1,5 +1,5 @@
-"""Row reductions the scoring kernels share, numpy's to the bit: masked row sums, the blended ratio, P+'s parts,
-ERR's stopping probabilities.
+"""Row reductions the scoring kernels share, numpy's to the bit: masked row sums and P+'s parts (at one cutoff or
+several), the blended ratio, ERR's stopping probabilities, GAP's terms, infAP's and bpref's sums.
 
 Each function here is its numpy twin, written out, and takes the compiled kernel
 of the same name (divaleval/native/sums.c) instead where that kernel is built
@@ -61,6 +61,56 @@ def _sums_agree(compiled) -> bool:
             compiled(values, width, mask, width, columns, sums)
             if not _same_bits(sums, _numpy_masked_row_sums(values, mask, columns)):
                 return False
+    return True
+
+
+# -- row sums at several cutoffs ------------------------------------------------------------------------
+
+def cut_row_sums(values: np.ndarray, within: np.ndarray, position: np.ndarray, bounds: np.ndarray,
+                 columns: np.ndarray) -> np.ndarray:
+    """(K, rows): for each cutoff j, :func:`masked_row_sums` of ``values`` under the mask ``within & (position <=
+    bounds[j])`` (``within`` alone where ``bounds[j]`` is -1) over its first ``columns[j]`` columns: a gain
+    list's sums at K cutoffs, in one pass over the rows by the compiled kernel where it is taken."""
+    bounds, columns = np.asarray(bounds, dtype=np.int64), np.asarray(columns, dtype=np.int64)
+    compiled = kernel("cut_row_sums")
+    if compiled is not None and _plain_rows(values, np.float64) and _plain_rows(within, np.bool_) \
+            and _plain_rows(position, np.int64) and values.shape == within.shape == position.shape:
+        sums = np.empty((len(bounds), len(values)))
+        compiled(values, within, position, *values.shape, bounds, columns, sums)
+        return sums
+    return _numpy_cut_row_sums(values, within, position, bounds, columns)
+
+
+def _cut_mask(within: np.ndarray, position: np.ndarray, bound: int) -> np.ndarray:
+    return within if bound < 0 else within & (position <= bound)
+
+
+def _numpy_cut_row_sums(values: np.ndarray, within: np.ndarray, position: np.ndarray, bounds: np.ndarray,
+                        columns: np.ndarray) -> np.ndarray:
+    sums = np.empty((len(bounds), len(values)))
+    for j, (bound, count) in enumerate(zip(bounds.tolist(), columns.tolist())):
+        sums[j] = _numpy_masked_row_sums(values, _cut_mask(within, position, bound), count)
+    return sums
+
+
+def _cut_probe_rows(rng: np.random.Generator, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(within, position, bounds, columns) of three rows: a bound inside the rows, one past them, none."""
+    within = rng.random((3, width)) < 0.7
+    position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
+    return (within, position, np.array([width // 3, 2 * width + 1, -1], dtype=np.int64),
+            np.array([max(width // 2, 1) if width else 0, width, width], dtype=np.int64))
+
+
+@probed("cut_row_sums")
+def _cut_sums_agree(compiled) -> bool:
+    rng = np.random.default_rng(0)
+    for width in PROBED_WIDTHS:
+        values = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        within, position, bounds, columns = _cut_probe_rows(rng, width)
+        sums = np.empty((3, 3))
+        compiled(values, within, position, 3, width, bounds, columns, sums)
+        if not _same_bits(sums, _numpy_cut_row_sums(values, within, position, bounds, columns)):
+            return False
     return True
 
 
@@ -155,6 +205,48 @@ def _parts_agree(compiled) -> bool:
     return True
 
 
+def cut_p_plus_parts(gains: np.ndarray, within: np.ndarray, position: np.ndarray, ratio: np.ndarray,
+                     bounds: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`p_plus_parts` at K cutoffs, each part (K, rows): for cutoff j, over the first ``columns[j]``
+    columns under ``within & (position <= bounds[j])`` (``within`` alone where ``bounds[j]`` is -1), in one
+    pass over the rows by the compiled kernel where it is taken."""
+    bounds, columns = np.asarray(bounds, dtype=np.int64), np.asarray(columns, dtype=np.int64)
+    compiled = kernel("cut_p_plus_parts")
+    if compiled is not None and _plain_rows(gains, np.float64) and _plain_rows(within, np.bool_) \
+            and _plain_rows(position, np.int64) and _plain_rows(ratio, np.float64) \
+            and gains.shape == within.shape == position.shape == ratio.shape:
+        shape = (len(bounds), len(gains))
+        total, count, found = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
+        compiled(gains, within, position, ratio, *gains.shape, bounds, columns, total, count, found)
+        return total, count, found
+    return _numpy_cut_p_plus_parts(gains, within, position, ratio, bounds, columns)
+
+
+def _numpy_cut_p_plus_parts(gains: np.ndarray, within: np.ndarray, position: np.ndarray, ratio: np.ndarray,
+                            bounds: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    shape = (len(bounds), len(gains))
+    total, count, found = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
+    for j, (bound, width) in enumerate(zip(bounds.tolist(), columns.tolist())):
+        total[j], count[j], found[j] = _numpy_p_plus_parts(gains, _cut_mask(within, position, bound), ratio, width)
+    return total, count, found
+
+
+@probed("cut_p_plus_parts")
+def _cut_parts_agree(compiled) -> bool:
+    rng = np.random.default_rng(0)
+    for width in PROBED_WIDTHS[1:]:  # (no list is empty: numpy has no largest gain of none)
+        gains = np.where(rng.random((3, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (3, width)), 0.0)
+        ratio = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        within, position, bounds, columns = _cut_probe_rows(rng, width)
+        parts = np.empty((3, 3)), np.empty((3, 3), dtype=np.int64), np.empty((3, 3), dtype=bool)
+        compiled(gains, within, position, ratio, 3, width, bounds, columns, *parts)
+        expected = _numpy_cut_p_plus_parts(gains, within, position, ratio, bounds, columns)
+        if not (_same_bits(parts[0], expected[0]) and np.array_equal(parts[1], expected[1])
+                and np.array_equal(parts[2], expected[2])):
+            return False
+    return True
+
+
 # -- ERR's stopping probabilities -------------------------------------------------------------------------
 
 def err_probability(gains: np.ndarray, top_gain: np.ndarray) -> np.ndarray:
@@ -187,3 +279,103 @@ def _probability_agrees(compiled) -> bool:
         if not _same_bits(probability, _numpy_err_probability(gains, top_gain)):
             return False
     return True
+
+
+# -- GAP's terms --------------------------------------------------------------------------------------------
+
+def gap_terms(grade: np.ndarray, position: np.ndarray, probabilities: tuple[float, ...]) -> np.ndarray:
+    """GAP's numerator term at every entry of (rows, width) ``grade`` (> 0 at a ranked document, 0 padding) at
+    ranks ``position``: sum over j = 1, 2, ... of g_j [grade >= j] times the row's entries up to this one of
+    grade >= j (added in j order), over the rank; 0 where the grade is 0."""
+    compiled = kernel("gap_terms")
+    if compiled is not None and _plain_rows(grade, np.int64) and _plain_rows(position, np.int64) \
+            and grade.shape == position.shape:
+        terms = np.empty(grade.shape)  # the same operations, row by row in one pass
+        compiled(grade, position, *grade.shape, np.asarray(probabilities, dtype=np.float64), terms)
+        return terms
+    return _numpy_gap_terms(grade, position, probabilities)
+
+
+def _numpy_gap_terms(grade: np.ndarray, position: np.ndarray, probabilities: tuple[float, ...]) -> np.ndarray:
+    inner = np.zeros(grade.shape)
+    for j, g_j in enumerate(probabilities, start=1):
+        at_least = grade >= j
+        inner += g_j * at_least * np.cumsum(at_least, axis=1)
+    return np.where(grade > 0, inner / position, 0.0)
+
+
+# -- infAP's and bpref's sums --------------------------------------------------------------------------
+
+def _lines_above(topic: np.ndarray, *flags: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """For lines grouped by ``topic`` (runs of equal values): (each line's run's first line, and per array of
+    ``flags`` the lines above each in its run that hold it)."""
+    first = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, dtype=bool)
+    starts = np.flatnonzero(first)[np.cumsum(first) - 1]
+    counts = []
+    for held in flags:
+        seen = np.cumsum(held.astype(np.int64)) - held
+        counts.append(seen - seen[starts])
+    return starts, counts
+
+
+# -- infAP's sums ---------------------------------------------------------------------------------------
+
+def inferred_precision_sums(topic: np.ndarray, rank: np.ndarray, relevant: np.ndarray, nonrelevant: np.ndarray,
+                            n_topics: int, smoothing: float) -> np.ndarray:
+    """(n_topics,) infAP's numerators (divaleval/measures/infap.py): over judged lines grouped by ``topic`` (runs
+    of equal values, each in rank order), the sum, in line order, of each ``relevant`` line's expected precision
+    at its ``rank`` from the lines above it in its run (all of them pooled; ``relevant`` and ``nonrelevant``
+    ones judged)."""
+    compiled = kernel("inferred_precision_sums")
+    if compiled is not None and topic.dtype == np.int64 and relevant.dtype == nonrelevant.dtype == np.bool_ \
+            and len(topic) == len(rank) == len(relevant) == len(nonrelevant):
+        totals = np.zeros(n_topics)  # the same operations, line by line in one pass
+        if compiled(np.ascontiguousarray(topic), np.ascontiguousarray(rank, dtype=np.int64),
+                    np.ascontiguousarray(relevant), np.ascontiguousarray(nonrelevant), len(topic), float(smoothing),
+                    totals) is not None:
+            return totals
+    return _numpy_inferred_precision_sums(topic, rank, relevant, nonrelevant, n_topics, smoothing)
+
+
+def _numpy_inferred_precision_sums(topic: np.ndarray, rank: np.ndarray, relevant: np.ndarray,
+                                   nonrelevant: np.ndarray, n_topics: int, smoothing: float) -> np.ndarray:
+    starts, (r, n) = _lines_above(topic, relevant, nonrelevant)
+    # Only the relevant lines add terms (the others' terms, 0, would change no bit of the sums).
+    lines = np.flatnonzero(relevant)
+    p = lines - starts[lines]
+    topic, rank, r, n = topic[lines], rank[lines].astype(np.float64), r[lines], n[lines]
+    above = np.maximum(rank - 1, 1)
+    expected = 1 / rank + (rank - 1) / rank * (p / above) * ((r + smoothing) / (r + n + 2 * smoothing))
+    terms = np.where(rank == 1, 1.0, expected)
+    return np.bincount(topic, weights=terms, minlength=n_topics)  # added in line order
+
+
+# -- bpref's sums ---------------------------------------------------------------------------------------
+
+def bpref_sums(topic: np.ndarray, relevant: np.ndarray, nonrelevant: np.ndarray, relevant_total: np.ndarray,
+               nonrelevant_total: np.ndarray) -> np.ndarray:
+    """bpref's numerators (divaleval/measures/bpref.py), one per entry of ``relevant_total``: over judged lines
+    grouped by ``topic`` (runs of equal values, each in rank order), the sum, in line order, of each
+    ``relevant`` line's 1 - min(n, R) / max(min(N, R), 1) (1 where n is 0), n the ``nonrelevant`` lines above
+    it in its run, R and N its topic's ``relevant_total`` and ``nonrelevant_total``."""
+    compiled = kernel("bpref_sums")
+    if compiled is not None and topic.dtype == relevant_total.dtype == nonrelevant_total.dtype == np.int64 \
+            and relevant.dtype == nonrelevant.dtype == np.bool_ and len(topic) == len(relevant) == len(nonrelevant) \
+            and len(relevant_total) == len(nonrelevant_total):
+        totals = np.zeros(len(relevant_total))  # the same operations, line by line in one pass
+        if compiled(*(np.ascontiguousarray(a) for a in (topic, relevant, nonrelevant)), len(topic),
+                    np.ascontiguousarray(relevant_total), np.ascontiguousarray(nonrelevant_total), totals) is not None:
+            return totals
+    return _numpy_bpref_sums(topic, relevant, nonrelevant, relevant_total, nonrelevant_total)
+
+
+def _numpy_bpref_sums(topic: np.ndarray, relevant: np.ndarray, nonrelevant: np.ndarray,
+                      relevant_total: np.ndarray, nonrelevant_total: np.ndarray) -> np.ndarray:
+    _, (above,) = _lines_above(topic, nonrelevant)
+    # Only the relevant lines add terms (the others' terms, 0, would change no bit of the sums).
+    lines = np.flatnonzero(relevant)
+    topic, above = topic[lines], above[lines]
+    r_total, n_total = relevant_total[topic], nonrelevant_total[topic]
+    share = np.minimum(above, r_total) / np.maximum(np.minimum(n_total, r_total), 1)
+    terms = np.where(above > 0, 1.0 - share, 1.0)
+    return np.bincount(topic, weights=terms, minlength=len(relevant_total))  # added in line order

@@ -138,21 +138,3 @@ def covered_intent_share(ctx: RunContext, cutoff: int) -> np.ndarray:
     """|{i: some document ranked <= cutoff is relevant to i}| / N, N the intents with a relevant document."""
     covered = (ctx.hits.coverage_at(cutoff) > 0).sum(axis=1)
     return divide_or_zero(covered, ctx.n_intents)
-
-
-@memoised
-def judged_line_starts(ctx: RunContext) -> np.ndarray:
-    """Per line of :attr:`RunContext.judged_lines` (grouped by topic, in rank order), the index of the first
-    line of its topic: once per run for every count of the lines ranked above."""
-    topic = ctx.judged_lines[0]
-    first = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, dtype=bool)
-    return np.flatnonzero(first)[np.cumsum(first) - 1]
-
-
-def count_before_in_group(flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """How many of ``flags`` hold before each element within its group (``starts``: the index of each
-    element's group's first element, as :func:`judged_line_starts` gives; a topic's documents in rank order):
-    the counts of the documents ranked above each one."""
-    flags = np.asarray(flags, dtype=np.int64)
-    seen = np.cumsum(flags) - flags
-    return seen - seen[starts]

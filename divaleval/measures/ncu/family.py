@@ -42,9 +42,10 @@ P_RBP = Param("p", float, 0.95, "persistence of the rank-biased user (NTCIREVAL'
 P_IRBU = Param("p", float, 0.99, "persistence of the rank-biased user (NTCIREVAL's default)", in_open_unit_interval)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Member:
-    """One measure of the family: its name, kernel, parameters, cutoff rule, summary and forms."""
+    """One measure of the family: its name, kernel, parameters, cutoff rule, summary and forms. Each is one
+    object, equal only to itself: a key of the memo of its values hashes as cheaply as an object can."""
 
     name: str
     kernel: Callable[..., np.ndarray]

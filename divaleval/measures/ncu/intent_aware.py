@@ -13,7 +13,7 @@ import numpy as np
 from ...context import RunContext
 from ..core import measure
 from ..core.kernels import weighted_intent_sum
-from .family import IA, Member, members
+from .family import IA, Member, member_value, members
 from .lists import intent_gain_list
 
 AGRAWAL = ("Agrawal, Gollapudi, Halverson, Ieong. Diversifying search results. WSDM 2009; "
@@ -22,7 +22,8 @@ AGRAWAL = ("Agrawal, Gollapudi, Halverson, Ieong. Diversifying search results. W
 
 def _register(member: Member) -> None:
     def kernel(ctx: RunContext, *, cutoff: int | None, **params) -> np.ndarray:
-        per_intent = member.kernel(intent_gain_list(ctx, ctx.settings.gain), cutoff, **params)
+        # Through the family's memo: P+Q reads the same per-intent Q and P+ values.
+        per_intent = member_value(intent_gain_list(ctx, ctx.settings.gain), member, cutoff, params)
         per_intent = ctx.settings.conventions.round_components(per_intent)
         return weighted_intent_sum(per_intent.reshape(ctx.n_topics, ctx.qrels.max_intents), ctx.weights)
 

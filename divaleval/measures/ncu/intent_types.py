@@ -59,7 +59,7 @@ def din_gain_list(ctx: RunContext) -> GainList:
     earns = gain > 0
     gains, position = pad_groups(hits.slot[earns], ctx.n_topics, (gain[earns], 0.0),
                                  (hits.hit_position[earns], PAST_END))
-    return GainList.of(gains, position, d_list.ideal, d_list.shared_ideal)
+    return GainList.of(gains, position, d_list.ideal, d_list.shared_ideal, ctx.cutoffs)
 
 
 register_global_forms("DIN", din_gain_list, "GG'(d) = sum over informational i of P(i) gain(L_i(d)) + sum over "
@@ -70,8 +70,10 @@ register_global_forms("DIN", din_gain_list, "GG'(d) = sum over informational i o
 def _p_plus_q(ctx: RunContext, cutoff: int | None, beta: float) -> np.ndarray:
     gains = intent_gain_list(ctx, ctx.settings.gain)
     params = {"beta": beta}
-    per_intent = np.where(navigational(ctx).reshape(-1), member_value(gains, BY_NAME["P+"], cutoff, params),
-                          member_value(gains, BY_NAME["Q"], cutoff, params))
+    per_intent = member_value(gains, BY_NAME["Q"], cutoff, params)
+    is_navigational = navigational(ctx).reshape(-1)
+    if is_navigational.any():  # (P+ is computed only where some intent is navigational)
+        per_intent = np.where(is_navigational, member_value(gains, BY_NAME["P+"], cutoff, params), per_intent)
     per_intent = ctx.settings.conventions.round_components(per_intent)
     return weighted_intent_sum(per_intent.reshape(ctx.n_topics, ctx.qrels.max_intents), ctx.weights)
 

@@ -25,12 +25,13 @@ from typing import Callable
 
 import numpy as np
 
-from ...arrays import blended_ratio, err_probability, p_plus_parts
+from ...arrays import blended_ratio, cut_p_plus_parts, cut_row_sums, err_probability, p_plus_parts
 from ...context import PAST_END
 from ..core import memoised
 from ..core.kernels import (
-    clipped_ranks,
+    LOG_TABLE_RANKS,
     divide_or_zero,
+    log_discount,
     masked_row_sums,
     rank_discount,
     summed_columns,
@@ -65,16 +66,41 @@ def _columns(gl: GainList, cutoff: int | None) -> int:
     return summed_columns(gl.gains.shape[1], cutoff)
 
 
-def _sum(gl: GainList, cutoff: int | None, terms: np.ndarray) -> np.ndarray:
-    return masked_row_sums(terms, _within(gl, cutoff), _columns(gl, cutoff))
+def _sum(gl: GainList, cutoff: int | None, terms_of: Callable[..., np.ndarray], *params) -> np.ndarray:
+    """Each row's sum of the terms ``terms_of(gl, *params)`` over its entries with a gain ranked <= cutoff: at
+    a cutoff of the list's, taken from its sums at all of them."""
+    if cutoff in gl.cutoffs:
+        return _sums_at_cutoffs(gl, terms_of, *params)[gl.cutoffs.index(cutoff)]
+    return masked_row_sums(terms_of(gl, *params), _within(gl, cutoff), _columns(gl, cutoff))
+
+
+@memoised
+def _sums_at_cutoffs(gl: GainList, terms_of: Callable[..., np.ndarray], *params) -> np.ndarray:
+    """(cutoffs, rows): :func:`_sum` at every cutoff of ``gl.cutoffs``, in one pass over the terms."""
+    return cut_row_sums(terms_of(gl, *params), _within(gl, None), gl.position, *_cut_bounds(gl))
+
+
+def _cut_bounds(gl: GainList) -> tuple[list[int], list[int]]:
+    """(bounds, columns) of the list's cutoffs, as the sums at every cutoff take them: the entries within a
+    cutoff are those within the whole list ranked <= it (-1: no bound), of its leading columns."""
+    return ([-1 if cutoff is None else cutoff for cutoff in gl.cutoffs],
+            [_columns(gl, cutoff) for cutoff in gl.cutoffs])
 
 
 # Each kernel's terms depend on the list, not on the cutoff: computed once per list and shared by its cutoffs.
 
 @memoised
-def _precision_terms(gl: GainList) -> np.ndarray:
-    """C(r)/r."""
-    return np.cumsum(gl.gains > 0, axis=1) / gl.position
+def relevant_running_count(gl: GainList) -> np.ndarray:
+    """C(r): the entries with a gain at or above each entry of its row."""
+    # Counted in 32 bits where a row cannot hold more: numpy's running sum of booleans into 64 bits takes
+    # three times as long, and the counts (and C(r)/r) are the same numbers.
+    return np.cumsum(gl.gains > 0, axis=1, dtype=np.int32 if gl.gains.shape[1] < 2 ** 31 else np.int64)
+
+
+@memoised
+def precision_terms(gl: GainList) -> np.ndarray:
+    """C(r)/r (AP's terms; IPrec's precisions)."""
+    return relevant_running_count(gl) / gl.position
 
 
 @memoised
@@ -101,17 +127,32 @@ def _irbu_terms(gl: GainList, p: float) -> np.ndarray:
     return _err_probability(gl) * _powers(gl, p, 0.0)
 
 
+@memoised
+def _entries_within(gl: GainList) -> dict:
+    """Each row's entries with a gain ranked <= k, at every cutoff k of the list's (None aside), in one pass:
+    sums of ones, exact."""
+    cutoffs = [cutoff for cutoff in gl.cutoffs if cutoff is not None]
+    if not cutoffs:
+        return {}
+    counts = cut_row_sums(np.ones(gl.gains.shape), _within(gl, None), gl.position, cutoffs,
+                          [_columns(gl, cutoff) for cutoff in cutoffs])
+    return dict(zip(cutoffs, counts))
+
+
 def precision(gl: GainList, cutoff: int) -> np.ndarray:
+    counts = _entries_within(gl)
+    if cutoff in counts:
+        return counts[cutoff] / cutoff
     return _within(gl, cutoff)[:, :_columns(gl, cutoff)].sum(axis=1) / cutoff
 
 
 def average_precision(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), _rank_normaliser(gl, cutoff))
+    return divide_or_zero(_sum(gl, cutoff, precision_terms), _rank_normaliser(gl, cutoff))
 
 
 def average_precision_over_r(gl: GainList, cutoff: int | None) -> np.ndarray:
     """AP's sum over the top k divided by R whatever k (trec_eval's map_cut), not by min(k, R)."""
-    return divide_or_zero(_sum(gl, cutoff, _precision_terms(gl)), gl.n_relevant)
+    return divide_or_zero(_sum(gl, cutoff, precision_terms), gl.n_relevant)
 
 
 @memoised
@@ -127,56 +168,73 @@ def reciprocal_rank(gl: GainList, cutoff: int | None) -> np.ndarray:
 
 
 def q_measure(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
-    return divide_or_zero(_sum(gl, cutoff, _blended_ratio(gl, beta)), _rank_normaliser(gl, cutoff))
+    return divide_or_zero(_sum(gl, cutoff, _blended_ratio, beta), _rank_normaliser(gl, cutoff))
 
 
 @memoised
-def _clipped_ranks(gl: GainList) -> tuple[np.ndarray, int]:
-    """The list's ranks as tables of per-rank values are indexed (once per list: DCG's discount and the
-    powers of RBP and iRBU read them)."""
-    return clipped_ranks(gl.position)
+def _last_rank(gl: GainList) -> int:
+    """The list's deepest rank, padding aside: tables of per-rank values (DCG's discount, the powers of RBP
+    and iRBU) run to it, once per list."""
+    return int(gl.position[gl.position < PAST_END].max(initial=1))
+
+
+def _at_ranks(table: np.ndarray, gl: GainList) -> np.ndarray:
+    """``table[min(r, last)]`` at every entry's rank r (``table`` indexed by rank, 0 to the last): one pass
+    (np.take clips the padding's ranks to the last), where clipping, shifting and indexing took three."""
+    return np.take(table, gl.position, mode="clip")
 
 
 @memoised
 def _discounted_gains(gl: GainList) -> np.ndarray:
-    return gl.gains * rank_discount(gl.position, _clipped_ranks(gl))
+    last = _last_rank(gl)
+    if last > LOG_TABLE_RANKS:
+        return gl.gains * rank_discount(gl.position)
+    return gl.gains * _at_ranks(np.concatenate([[1.0], log_discount(last)]), gl)  # (rank 0: never read)
 
 
 @memoised
 def _powers(gl: GainList, p: float, offset: float) -> np.ndarray:
     """p^(r - offset) at every entry's rank r (cut at the last rank, past which entries are padding)."""
-    clipped, last = _clipped_ranks(gl)
     # Looked up in a table of p^(r - offset), r = 0..last: the same np.power of the same numbers, once
     # per rank rather than once per entry.
-    return np.power(p, np.arange(last + 1) - offset)[clipped]
+    return _at_ranks(np.power(p, np.arange(_last_rank(gl) + 1) - offset), gl)
 
 
 def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return _sum(gl, cutoff, _discounted_gains(gl))
+    return _sum(gl, cutoff, _discounted_gains)
 
 
 def err(gl: GainList, cutoff: int | None) -> np.ndarray:
-    return _sum(gl, cutoff, _err_terms(gl))
+    return _sum(gl, cutoff, _err_terms)
 
 
 def ebr(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
-    return _sum(gl, cutoff, _ebr_terms(gl, beta))
+    return _sum(gl, cutoff, _ebr_terms, beta)
 
 
 def rbp(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
-    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, _rbp_terms(gl, p)), gl.top_gain)
+    return (1.0 - p) * divide_or_zero(_sum(gl, cutoff, _rbp_terms, p), gl.top_gain)
 
 
 def irbu(gl: GainList, cutoff: int | None, p: float) -> np.ndarray:
-    return _sum(gl, cutoff, _irbu_terms(gl, p))
+    return _sum(gl, cutoff, _irbu_terms, p)
 
 
 def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
     """P+ (Sakai 2006; NTCIREVAL's P-plus) on the list cut at ``cutoff``: the mean BR(r) over the
     relevant ranks r <= rp, the preferred rank rp being the first that holds the list's largest gain."""
-    total, count, any_within = p_plus_parts(gl.gains, _within(gl, cutoff), _blended_ratio(gl, beta),
-                                            _columns(gl, cutoff))
+    if cutoff in gl.cutoffs:
+        total, count, any_within = (part[gl.cutoffs.index(cutoff)] for part in _p_plus_parts_at_cutoffs(gl, beta))
+    else:
+        total, count, any_within = p_plus_parts(gl.gains, _within(gl, cutoff), _blended_ratio(gl, beta),
+                                                _columns(gl, cutoff))
     return divide_or_zero(total, count, where=any_within)
+
+
+@memoised
+def _p_plus_parts_at_cutoffs(gl: GainList, beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """P+'s parts at every cutoff of ``gl.cutoffs`` (each (cutoffs, rows)), in one pass."""
+    return cut_p_plus_parts(gl.gains, _within(gl, None), gl.position, _blended_ratio(gl, beta), *_cut_bounds(gl))
 
 
 def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:

@@ -36,18 +36,21 @@ class GainList:
     # Where the ideal lists are the qrels' own (the same for every run): those of every row of the qrels
     # as a ranking (kept with the qrels), and this list's rows among them. None: only this list's.
     shared_ideal: "tuple[GainList, np.ndarray] | None" = field(default=None, repr=False)
+    # The cutoffs the measures scored with this list ask for (the run context's): a kernel's sums at all of
+    # them come from one pass over its terms.
+    cutoffs: tuple = field(default=(), repr=False)
 
     @classmethod
     def of(cls, gains: np.ndarray, position: np.ndarray, ideal: np.ndarray,
-           shared_ideal: "tuple[GainList, np.ndarray] | None" = None) -> "GainList":
+           shared_ideal: "tuple[GainList, np.ndarray] | None" = None, cutoffs: tuple = ()) -> "GainList":
         """A gain list whose R and hg come from its ideal list (taken from the shared ideal lists' rows, which
         counted them once per qrels, where there are such)."""
         if shared_ideal is not None:
             every_row, rows = shared_ideal
             return cls(gains, position, ideal, every_row.n_relevant[rows], every_row.top_gain[rows],
-                       shared_ideal=shared_ideal)
+                       shared_ideal=shared_ideal, cutoffs=cutoffs)
         return cls(gains, position, ideal, (ideal > 0).sum(axis=1), ideal.max(axis=1, initial=0.0),
-                   shared_ideal=shared_ideal)
+                   shared_ideal=shared_ideal, cutoffs=cutoffs)
 
 
 @memoised
@@ -93,10 +96,16 @@ RowGains = Callable[..., np.ndarray]  # a memoised rule: (qrels, *args) -> (rows
 
 
 @memoised
+def topicwise_row_levels(qrels: Qrels, topicwise: str) -> np.ndarray:
+    """Each judged document's topicwise level (its level in ad hoc qrels), under the rule ``topicwise``: once per
+    qrels for the gains and for bpref's and infAP's classes."""
+    return qrels.levels[:, 0] if qrels.adhoc else topicwise_levels(qrels.levels, topicwise)
+
+
+@memoised
 def topicwise_row_gains(qrels: Qrels, settings: Settings) -> np.ndarray:
     """The gain of each judged document's topicwise level (its level in ad hoc qrels)."""
-    level = qrels.levels[:, 0] if qrels.adhoc else topicwise_levels(qrels.levels, settings.topicwise)
-    return settings.gain.gains(level)
+    return settings.gain.gains(topicwise_row_levels(qrels, settings.topicwise))
 
 
 @memoised
@@ -131,7 +140,7 @@ def ranked_gain_list(ctx: RunContext, ideal_gains: RowGains, run_gains: RowGains
     gain = run_gains(qrels, *args).astype(np.float64, copy=False)[row]
     hit = np.flatnonzero(gain > 0)  # (indices: much cheaper to take by than a boolean mask)
     gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (position[hit], PAST_END))
-    return GainList.of(gains, position, every_row.ideal[ctx.topics], (every_row, ctx.topics))
+    return GainList.of(gains, position, every_row.ideal[ctx.topics], (every_row, ctx.topics), ctx.cutoffs)
 
 
 @memoised
@@ -149,7 +158,7 @@ def topicwise_gain_list(ctx: RunContext) -> GainList:
     if table_top is None or not settings.conventions.top_gain_from_table:
         return listed
     top_gain = np.where(listed.n_relevant > 0, table_top, 0.0)
-    return GainList(listed.gains, listed.position, listed.ideal, listed.n_relevant, top_gain)
+    return GainList(listed.gains, listed.position, listed.ideal, listed.n_relevant, top_gain, cutoffs=listed.cutoffs)
 
 
 def global_gain_list(ctx: RunContext) -> GainList:
@@ -175,9 +184,10 @@ def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
     The rows are the run's (hit, intent) pairs grouped by intent, in rank order.
     """
     hits, n_int = ctx.hits, ctx.qrels.max_intents
-    gains = hits.by_intent(gain_table.gains(hits.pair_level), 0.0)
+    # Each level's gain computed once and gathered for the pairs (the same numbers: gains are per level).
+    gains = hits.by_intent(gain_table.gains(np.arange(int(hits.pair_level.max(initial=0)) + 1))[hits.pair_level], 0.0)
     position = hits.position_by_intent
     every_row = _intent_ideal_ranking(ctx.qrels, gain_table)
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
-    return GainList.of(gains, position, every_row.ideal[rows], (every_row, rows))
+    return GainList.of(gains, position, every_row.ideal[rows], (every_row, rows), ctx.cutoffs)
 

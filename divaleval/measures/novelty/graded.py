@@ -37,9 +37,12 @@ def row_satisfaction(qrels: Qrels) -> np.ndarray:
 def satisfaction(ctx: RunContext) -> np.ndarray:
     """(P,) r(d, i) of each (hit, intent) pair."""
     hits = ctx.hits
-    top = np.exp2(highest_levels(ctx.qrels)[ctx.topics].reshape(-1)[hits.pair_key].astype(np.float64))
-    levels = np.maximum(hits.pair_level, 0).astype(np.float64)
-    return (np.exp2(levels) - 1.0) / top
+    # The same np.exp2 of the same levels, taken once per (topic, intent) and once per level rather than once
+    # per pair, then gathered.
+    top = np.exp2(highest_levels(ctx.qrels)[ctx.topics].reshape(-1).astype(np.float64))[hits.pair_key]
+    levels = np.maximum(hits.pair_level, 0)
+    gain = np.exp2(np.arange(int(levels.max(initial=0)) + 1, dtype=np.float64)) - 1.0
+    return gain[levels] / top
 
 
 @memoised
@@ -50,14 +53,22 @@ def graded_novelty_gains(ctx: RunContext, alpha: float, saturation: float | None
     the hit is below this level (the Cube Test's f_Sat).
     """
     hits = ctx.hits
-    r, covered_before = satisfaction(ctx), hits.pair_prior
-    powers = np.cumprod(np.concatenate([[1.0], np.full(int(covered_before.max(initial=0)), 1.0 - alpha)]))
-    terms = r * powers[covered_before]
+    terms, weights = _pair_terms(ctx, alpha)
     if saturation is not None:
+        r = satisfaction(ctx)
         gathered = hits.running_by_intent(r)
         terms = terms * ((gathered - r) < saturation)
-    weights = ctx.weights.reshape(-1)[hits.pair_key]
     return hits.grid(hits.per_hit_sum(weights * terms), 0.0)
+
+
+@memoised
+def _pair_terms(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """(P,) r(d,i) (1-alpha)^c(r,i) and (P,) P(i) of each (hit, intent) pair: once per run for the gains with
+    and without saturation."""
+    hits = ctx.hits
+    r, covered_before = satisfaction(ctx), hits.pair_prior
+    powers = np.cumprod(np.concatenate([[1.0], np.full(int(covered_before.max(initial=0)), 1.0 - alpha)]))
+    return r * powers[covered_before], ctx.weights.reshape(-1)[hits.pair_key]
 
 
 @memoised
