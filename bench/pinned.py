@@ -11,15 +11,17 @@ pinned, each side gets exactly the cores it is given:
   started before the timing (a cluster exists before a job is sent to it); the client,
   ``divaleval --scheduler FILE QRELS RUN...``, and the scheduler run on any core.
 
-The runs are the benchmark's, repeated to 200 (a run given twice is scored twice), each side timed on a
-quarter of them and on all of them: the difference is the steady rate, past the fixed costs (start-up, the
-qrels, the evaluator sent to each worker). It reports runs/s both ways, their ratio (target: at least
-1.7x at the steady rate; the ratio with the starts is printed beside it), the client's CPU time a run past its
-start (checking, finishing and printing each run's scores: the bound of any cluster, whatever its size), the
-scheduler's, how many of the two cores the client and the scheduler took from the workers (on two cores
-they have none of their own: their share comes out of the workers'), and what that predicts for N
-machines: about N times one pinned core's steady runs/s until the client's bound, 1 / (its CPU a run). The
-outputs must be identical byte for byte.
+The runs are the benchmark's, repeated to 200 (a run given twice is scored twice), each side timed on a quarter of
+them and on all of them: the difference is the steady rate, past the fixed costs (start-up, the qrels, the
+evaluator sent to each worker). Both sides are measured in three rounds, alternated (the cluster started afresh
+each round), and the target is judged on the round of median ratio: one pinned process's own rate varies by a
+third between measurements on a shared machine. It reports runs/s both ways, their ratio (target: at least 1.7x at
+the steady rate; the ratio with the starts is printed beside it), the client's CPU time a run past its start
+(checking, finishing and printing each run's scores: the bound of any cluster, whatever its size), the
+scheduler's, how many of the two cores the client and the scheduler took from the workers (on two cores they have
+none of their own: their share comes out of the workers'), and what that predicts for N machines: about N times
+one pinned core's steady runs/s until the client's bound, 1 / (its CPU a run). The outputs must be
+identical byte for byte, in every round.
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ BIN = Path(sys.executable).parent
 TARGET = 1.7
 WAIT_SECONDS = 60
 RUNS = 200
+ROUNDS = 3  # each side measured this many times, alternated
 
 
 def pinnable() -> tuple[int, int] | str:
@@ -97,17 +100,11 @@ def tree_cpu_seconds(root: int) -> float:
     return total
 
 
-def bench_pinned(qrels: Path, runs: list[Path], results: Path,
-                 measure_client: Callable[[list, Path], tuple]) -> list[tuple[str, bool]]:
-    """Print the section; return its targets (text, met). ``measure_client`` is bench.py's timer of a client:
-    (wall seconds, own peak MB, all peak MB, own CPU seconds, all CPU seconds)."""
-    cores = pinnable()
-    if isinstance(cores, str):
-        print(f"  pinned scale-out: skipped ({cores})")
-        return []
-    divaleval = BIN / "divaleval"
-    chosen = (runs * (RUNS // len(runs) + 1))[:RUNS]
-    sizes = (len(chosen) // 4, len(chosen))
+def _measure_round(qrels: Path, chosen: list[Path], sizes: tuple[int, int], results: Path, cores: tuple[int, int],
+                   measure_client: Callable[[list, Path], tuple], divaleval: Path) -> tuple[list, list, list, bool]:
+    """One round: one pinned process, then a cluster started for the round, each on both sizes: (one's
+    timings, the cluster client's timings, the scheduler's CPU seconds) per size, and whether the two printed
+    the same bytes at both sizes."""
     one_process = ["taskset", "-c", str(cores[0]), divaleval, "-q"]
     one = [measure_client([*one_process, qrels, *chosen[:size]], results / f"pinned.one.{size}.out") for size in sizes]
     scheduler_file, processes = start_cluster(results, cores)
@@ -120,7 +117,35 @@ def bench_pinned(qrels: Path, runs: list[Path], results: Path,
             scheduler_cpu.append(tree_cpu_seconds(processes[0].pid) - before)
     finally:
         stop(processes)
+    same = all((results / f"pinned.one.{size}.out").read_bytes() == (results / f"pinned.cluster.{size}.out").read_bytes()
+               for size in sizes)
+    return one, cluster, scheduler_cpu, same
+
+
+def bench_pinned(qrels: Path, runs: list[Path], results: Path,
+                 measure_client: Callable[[list, Path], tuple]) -> list[tuple[str, bool]]:
+    """Print the section; return its targets (text, met). ``measure_client`` is bench.py's timer of a client:
+    (wall seconds, own peak MB, all peak MB, own CPU seconds, all CPU seconds)."""
+    cores = pinnable()
+    if isinstance(cores, str):
+        print(f"  pinned scale-out: skipped ({cores})")
+        return []
+    divaleval = BIN / "divaleval"
+    chosen = (runs * (RUNS // len(runs) + 1))[:RUNS]
+    sizes = (len(chosen) // 4, len(chosen))
     extra = sizes[1] - sizes[0]
+    rounds = []
+    for round_number in range(ROUNDS):
+        one, cluster, scheduler_cpu, same = _measure_round(qrels, chosen, sizes, results, cores, measure_client,
+                                                           divaleval)
+        steady = (extra / max(cluster[1][0] - cluster[0][0], 1e-9)) / (extra / max(one[1][0] - one[0][0], 1e-9))
+        print(f"  round {round_number + 1} of {ROUNDS}: one pinned process {sizes[1] / one[1][0]:.2f} runs/s, "
+              f"the cluster {sizes[1] / cluster[1][0]:.2f} runs/s; steady-rate ratio {steady:.2f}x")
+        rounds.append((steady, one, cluster, scheduler_cpu, same))
+    # One process's own rate varies by a third from one measurement to the next on a shared machine: the
+    # target is judged on the round of median ratio (the rounds alternate the two sides), detailed below.
+    steady_ratios = [r[0] for r in rounds]
+    _, one, cluster, scheduler_cpu, _ = sorted(rounds, key=lambda r: r[0])[len(rounds) // 2]
     one_rate, cluster_rate = sizes[1] / one[1][0], sizes[1] / cluster[1][0]
     one_steady = extra / max(one[1][0] - one[0][0], 1e-9)
     cluster_steady = extra / max(cluster[1][0] - cluster[0][0], 1e-9)
@@ -132,8 +157,9 @@ def bench_pinned(qrels: Path, runs: list[Path], results: Path,
         for size, (seconds, _, _, cpu, _) in zip(sizes, timed):
             print(f"  {label:<52} {size:>4} runs {seconds:7.2f} s  {size / seconds:6.2f} runs/s  "
                   f"{'client ' if timed is cluster else ''}{cpu:6.2f} CPU s")
-    print(f"  steady rate ({sizes[1]} runs less {sizes[0]}): one pinned process {one_steady:.2f} runs/s, the cluster "
-          f"{cluster_steady:.2f} runs/s: {steady_ratio:.2f}x")
+    print(f"  steady rate ({sizes[1]} runs less {sizes[0]}), the median round: one pinned process {one_steady:.2f} "
+          f"runs/s, the cluster {cluster_steady:.2f} runs/s: {steady_ratio:.2f}x (rounds: "
+          f"{', '.join(f'{r:.2f}x' for r in steady_ratios)})")
     print(f"  the client's CPU time a run past its start: {1000 * client_per_run:.1f} ms: a cluster of any size gives "
           f"at most about {bound:.0f} runs/s")
     # The scheduler and the client have no core of their own on two cores: what they use is taken from the
@@ -144,8 +170,8 @@ def bench_pinned(qrels: Path, runs: list[Path], results: Path,
           f"lost to them")
     print(f"  predicted for N single-core workers: about min(N x {one_steady:.1f}, {bound:.0f}) runs/s "
           f"(N = 8: {min(8 * one_steady, bound):.0f}, N = 32: {min(32 * one_steady, bound):.0f})")
-    same = all((results / f"pinned.one.{size}.out").read_bytes() == (results / f"pinned.cluster.{size}.out").read_bytes()
-               for size in sizes)
+    same = all(r[4] for r in rounds)
     return [(f"2 pinned single-thread Dask workers at least {TARGET}x the steady runs/s of one pinned process "
-             f"({steady_ratio:.2f}x; {sizes[1]} runs with the starts: {ratio:.2f}x)", steady_ratio >= TARGET),
-            ("pinned cluster's output identical to one process's, byte for byte", same)]
+             f"(median of {ROUNDS} rounds {steady_ratio:.2f}x; {sizes[1]} runs with the starts: {ratio:.2f}x)",
+             steady_ratio >= TARGET),
+            ("pinned cluster's output identical to one process's, byte for byte (every round)", same)]
