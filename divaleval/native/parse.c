@@ -140,7 +140,7 @@ typedef struct {
     Py_ssize_t count, room;
     int32_t *slot;               /* code + 1 of the label in each slot, 0 when empty */
     size_t mask;
-} TopicMap;
+} LabelMap;
 
 /* Eight bytes at a time (a docno is some 25), each word multiplied in, then MurmurHash3's fmix64, so that the low
  * bits a slot is chosen by depend on every byte. */
@@ -166,7 +166,7 @@ static uint64_t bytes_hash(const unsigned char *p, Py_ssize_t n) {
  * Python reader then reads (Arrow's hash table). */
 #define MAX_PROBES 256
 
-static int topic_map_grow(TopicMap *map) {
+static int label_map_grow(LabelMap *map) {
     size_t slots = map->mask ? 2 * (map->mask + 1) : 64;
     int32_t *slot = calloc(slots, sizeof(int32_t));
     if (!slot) return -1;
@@ -181,16 +181,16 @@ static int topic_map_grow(TopicMap *map) {
     return 0;
 }
 
-static inline int topic_is(const TopicMap *map, int32_t code, const unsigned char *label, Py_ssize_t n) {
+static inline int label_is(const LabelMap *map, int32_t code, const unsigned char *label, Py_ssize_t n) {
     return map->length[code] == n && memcmp(map->text + map->start[code], label, (size_t)n) == 0;
 }
 
 /* The code of the label label[0 : n], added if new; -1 when out of memory or codes, or past MAX_PROBES slots. */
-static int32_t topic_code(TopicMap *map, const unsigned char *label, Py_ssize_t n) {
-    if ((!map->slot || (size_t)map->count * 2 >= map->mask + 1) && topic_map_grow(map) < 0) return -1;
+static int32_t label_code(LabelMap *map, const unsigned char *label, Py_ssize_t n) {
+    if ((!map->slot || (size_t)map->count * 2 >= map->mask + 1) && label_map_grow(map) < 0) return -1;
     size_t at = bytes_hash(label, n) & map->mask;
     for (int probes = 0; map->slot[at]; at = (at + 1) & map->mask) {
-        if (topic_is(map, map->slot[at] - 1, label, n)) return map->slot[at] - 1;
+        if (label_is(map, map->slot[at] - 1, label, n)) return map->slot[at] - 1;
         if (++probes == MAX_PROBES) return -1;
     }
     if (map->count == map->room) {
@@ -219,7 +219,7 @@ static int32_t topic_code(TopicMap *map, const unsigned char *label, Py_ssize_t 
     return (int32_t)map->count++;
 }
 
-static void topic_map_free(TopicMap *map) {
+static void label_map_free(LabelMap *map) {
     free(map->text);
     free(map->start);
     free(map->length);
@@ -270,7 +270,7 @@ typedef struct {
     unsigned char *runtag;                   /* the first line's runtag (a copy) */
     Py_ssize_t runtag_length;
     int extra_fields;
-    TopicMap topics;
+    LabelMap topics;
 } Split;
 
 static inline int same_bytes(const unsigned char *a, const unsigned char *b, Py_ssize_t n) {
@@ -346,9 +346,9 @@ static Py_ssize_t line_fields(const unsigned char **at, const unsigned char *end
 
 /* The code of a line's label in `map`, the line before's (*last) looked at first: files list a topic's lines
  * together. -1 when out of memory or codes. */
-static inline int32_t line_code(TopicMap *map, int32_t *last, const unsigned char *label, Py_ssize_t n) {
+static inline int32_t line_code(LabelMap *map, int32_t *last, const unsigned char *label, Py_ssize_t n) {
     if (*last < 0 || map->length[*last] != n || !same_bytes(label, map->text + map->start[*last], n))
-        *last = topic_code(map, label, n);
+        *last = label_code(map, label, n);
     return *last;
 }
 
@@ -444,7 +444,7 @@ static Py_ssize_t counted_lines(const Py_buffer *input, int mapped, Behind *behi
 }
 
 /* The labels of `map` as a list of bytes, in code order; NULL with an exception set. */
-static PyObject *label_list(const TopicMap *map) {
+static PyObject *label_list(const LabelMap *map) {
     PyObject *labels = PyList_New(map->count);
     if (!labels) return NULL;
     for (Py_ssize_t j = 0; j < map->count; j++) {
@@ -527,7 +527,7 @@ done:
     Py_XDECREF(docnos);
     Py_XDECREF(ranks);
     Py_XDECREF(scores);
-    topic_map_free(&split.topics);
+    label_map_free(&split.topics);
     free(split.runtag);
     PyBuffer_Release(&input);
     return result;
@@ -543,7 +543,7 @@ typedef struct {
     int32_t *topic, *intent, *docno;  /* each line's codes into the labels */
     int16_t *level;                   /* (within LEVEL_LOW .. LEVEL_HIGH: the qrels' own type) */
     Py_ssize_t rows;
-    TopicMap topics, intents, docnos;
+    LabelMap topics, intents, docnos;
 } QrelsSplit;
 
 /* A judgment as the qrels reader reads one: [+-]?digits or L digits (an NTCIR level), within LEVEL_LOW ..
@@ -590,7 +590,7 @@ static int split_qrels_lines(const unsigned char *data, Py_ssize_t size, unsigne
 
 /* The labels of `map` as the buffers of an Arrow binary array, offsets (int32) and bytes, in code order: 0; -1
  * with an exception set; 1 to decline (labels of 2 GiB or more). */
-static int label_buffers(const TopicMap *map, PyObject **offsets, PyObject **bytes) {
+static int label_buffers(const LabelMap *map, PyObject **offsets, PyObject **bytes) {
     if (map->text_used >= INT32_MAX) return 1;
     *offsets = PyByteArray_FromStringAndSize(NULL, (map->count + 1) * (Py_ssize_t)sizeof(int32_t));
     *bytes = PyByteArray_FromStringAndSize((const char *)map->text, (Py_ssize_t)map->text_used);
@@ -667,9 +667,9 @@ done:
     Py_XDECREF(texts);
     Py_XDECREF(topic_labels);
     Py_XDECREF(intent_labels);
-    topic_map_free(&split.topics);
-    topic_map_free(&split.intents);
-    topic_map_free(&split.docnos);
+    label_map_free(&split.topics);
+    label_map_free(&split.intents);
+    label_map_free(&split.docnos);
     PyBuffer_Release(&input);
     return result;
 }
