@@ -75,7 +75,7 @@ def measure_means(matrix: np.ndarray, measures: list[Measure]) -> np.ndarray:
     return means
 
 
-def _measures_of(names: list[str]) -> list[Measure] | None:
+def measures_of(names: list[str]) -> list[Measure] | None:
     """The measures of a frame's columns, or None where one is not a measure's name (then every column
     takes the arithmetic mean)."""
     from .errors import UsageError
@@ -85,6 +85,14 @@ def _measures_of(names: list[str]) -> list[Measure] | None:
         return [parse_measure(name) for name in names]
     except UsageError:
         return None
+
+
+def summaries(matrix: np.ndarray, names: list[str]) -> np.ndarray:
+    """Each column's summary over the rows (topics) as divaleval prints it for the measure the column names
+    (:func:`measure_means`: GMAP's geometric mean, a count's sum); the arithmetic mean of every column where
+    some name is not a measure's."""
+    parsed = measures_of(names)
+    return topic_mean(matrix) if parsed is None else measure_means(matrix, parsed)
 
 
 def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
@@ -101,7 +109,7 @@ def mean_rows(frame: pd.DataFrame) -> pd.DataFrame:
     keyed = frame.index.name == RUN or RUN in frame.columns
     rows, keys = [], []
     grouping = {"by": RUN} if RUN in frame.columns else {"level": RUN} if keyed else {"by": "runid"}
-    parsed = _measures_of(measures)
+    parsed = measures_of(measures)
     for key, block in frame.groupby(**grouping, sort=False):
         matrix = block[measures].to_numpy(dtype=np.float64)
         if not len(block):

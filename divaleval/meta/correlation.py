@@ -1,8 +1,10 @@
 """How alike are two measures? Kendall's tau-b between the system rankings they induce.
 
-Each measure ranks the runs by their means over the topics; tau-b compares two
-such rankings (ties: runs with equal means, counted per ranking), with the
-Fisher-z interval over L = the number of runs (Sakai & Zeng 2019, Table 1).
+Each measure ranks the runs by their summaries over the topics, as divaleval
+prints them (the means, but GMAP's geometric mean and a count's sum); tau-b
+compares two such rankings (ties: runs with equal summaries, counted per
+ranking), with the Fisher-z interval over L = the number of runs (Sakai & Zeng
+2019, Table 1).
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ def rank_correlation(cube: ScoreCube, level: float = 0.95) -> pd.DataFrame:
     ranking (``ties_a``, ``ties_b``)."""
     import pandas as pd
 
-    tau, ties = kendall_tau_b(cube.means())
+    tau, ties = kendall_tau_b(cube.summaries())
     a, b = np.triu_indices(len(cube.measures), k=1)
     systems = len(cube.runs)
     low, high = fisher_interval(tau[a, b], systems, level)

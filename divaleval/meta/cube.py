@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
-from ..aggregate import topic_mean
+from ..aggregate import measures_of, summaries, topic_mean
 from ..errors import InputError, UsageError, describe_ids
 from ..ids import natural_key
+from ..measures.core.definition import MEAN
 from ..results import RUN, RunScores
 
 if TYPE_CHECKING:
@@ -55,8 +56,20 @@ class ScoreCube:
         return np.ascontiguousarray(self.values.transpose(1, 0, 2))
 
     def means(self) -> np.ndarray:
-        """Each run's mean of each measure over the topics (runs, measures), summed as divaleval's means are."""
+        """Each run's arithmetic mean of each measure's per-topic values (runs, measures), summed as divaleval's
+        means are: what the paired tests, their intervals and effect sizes are about."""
         return np.array([topic_mean(block) for block in self.values]).reshape(len(self.runs), len(self.measures))
+
+    def summaries(self) -> np.ndarray:
+        """Each run's summary of each measure over the topics (runs, measures), as divaleval prints it: the
+        arithmetic mean but for a measure that declares another (GMAP's geometric mean, a count's sum)."""
+        return np.array([summaries(block, list(self.measures)) for block in self.values]
+                        ).reshape(len(self.runs), len(self.measures))
+
+    def summarised_otherwise(self) -> list[str]:
+        """The measures whose summary is not the arithmetic mean of their per-topic values."""
+        parsed = measures_of(list(self.measures)) or []
+        return [name for name, measure in zip(self.measures, parsed) if measure.definition.aggregation != MEAN]
 
     def select(self, measures: Iterable[str]) -> "ScoreCube":
         """The cube of some of the measures, in the order given."""

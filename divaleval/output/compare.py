@@ -61,10 +61,14 @@ def comparison_table(cube: ScoreCube, rows: pd.DataFrame, trials: int, alpha: fl
                      unadjusted: bool = False) -> str:
     """The comparison as text tables: the means, the differences with their tests and intervals, effect sizes."""
     settings = _settings(rows, trials, alpha)
-    means = cube.means()
+    means = cube.summaries()
     names, legend = run_names(cube.runs, cube.runids)
     means_table = text_table([[run, *(f"{v:.4f}" for v in means[r])] for r, run in enumerate(names.values())],
                              ["run", *cube.measures])
+    otherwise = cube.summarised_otherwise()
+    if otherwise:   # the tests below are about arithmetic means of per-topic values, whatever a measure prints
+        means_table += (f"\n({', '.join(otherwise)}: the summary divaleval prints (a geometric mean, or a count's "
+                        "sum); A - B and the tests below are of the arithmetic means of the per-topic values)")
     level = f"{100 * (1 - settings['alpha']):g}%"
     bootstrap = "p_boot" in rows
     body, effects = [], []

@@ -105,6 +105,10 @@ def track_report(cube: ScoreCube, labels: Sequence[str], measure: str | None = N
     measure = measure or cube.measures[0]
     if measure not in cube.measures:
         raise UsageError(f"the ranking measure {measure!r} is not among the measures: {', '.join(cube.measures)}")
+    if measure in cube.summarised_otherwise():
+        raise UsageError(f"the ranking measure {measure} is not summarised by an arithmetic mean, which the "
+                         "report's intervals and tests are about: rank by another measure (GMAP's per-topic "
+                         "values are AP's, for instance)")
     chosen = cube.select([measure])
     mean, low, high = simultaneous_intervals(chosen.matrix(0), alpha)
     order = np.lexsort((np.arange(len(mean)), -mean))     # best mean first; ties in the cube's order
@@ -124,7 +128,7 @@ def track_report(cube: ScoreCube, labels: Sequence[str], measure: str | None = N
         "ci_high": high[order], "groups": ["".join(m) for m in member],
     }, columns=RANKING_COLUMNS)
     tau = tau_matrix(rank_correlation(cube)) if len(cube.measures) > 1 else None
-    means = pd.DataFrame(cube.means(), index=pd.Index(labels, name="run"), columns=list(cube.measures))
+    means = pd.DataFrame(cube.summaries(), index=pd.Index(labels, name="run"), columns=list(cube.measures))
     return TrackReport(
         cube=cube, labels=labels, measure=measure, alpha=alpha, trials=trials, seed=seed, ranking=ranking,
         p_values=pd.DataFrame(ranked, index=names, columns=names),
