@@ -7,6 +7,7 @@ others. Skipped where the extension is not built (CI requires it: tests/test_nat
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import random
 from pathlib import Path
@@ -163,4 +164,33 @@ def real_qrels() -> list[Path]:
 @pytest.mark.parametrize("path", real_qrels(), ids=lambda path: "/".join(path.parts[-3:]))
 def test_real_qrels_are_taken_and_read_alike(path):
     assert split(path.read_bytes()) is not None
+    assert_same_reading(path)
+
+
+def _label_hash(label: bytes) -> int:
+    """native/parse.c's bytes_hash, written out to build labels that share a slot (not to check any value)."""
+    mask = (1 << 64) - 1
+    h = (len(label) * 0x9E3779B97F4A7C15) & mask
+    for at in range(0, len(label), 8):
+        word = int.from_bytes(label[at:at + 8], "little")
+        h = ((h ^ word) * 0xFF51AFD7ED558CCD) & mask
+        if at + 8 <= len(label):
+            h ^= h >> 32
+    h ^= h >> 33
+    h = (h * 0xC4CEB9FE1A85EC53) & mask
+    return h ^ (h >> 33)
+
+
+def test_docnos_made_to_share_a_slot_are_declined_and_read_alike(tmp_path):
+    """260 docnos whose hashes agree in their low 10 bits fill one run of the kernel's table (1,024 slots by
+    then): the 257th looks through 256 full slots, and the kernel declines the file to the Python reader
+    (Arrow's hash table) rather than probe on; the table read is the same."""
+    candidates = (b"clueweb-%08d" % i for i in itertools.count())
+    sharing = list(itertools.islice((label for label in candidates if _label_hash(label) & 1023 == 0), 260))
+    assert len(sharing) == 260
+    data = b"".join(b"1 1 %s %d\n" % (label, i % 2) for i, label in enumerate(sharing))
+    assert split(data[:data.index(b"1 1 " + sharing[200])]) is not None, "200 docnos in one run are taken"
+    assert split(data) is None, "the kernel must decline past 256 probes"
+    path = tmp_path / "qrels.txt"
+    path.write_bytes(data)
     assert_same_reading(path)
