@@ -116,8 +116,8 @@ def test_means_compare_and_risk_take_runs_in_memory():
 
 
 @pytest.mark.parametrize("run, message", [
-    (pd.DataFrame({"qid": ["101", "101"], "docno": ["a", "b"], "score": [1.0, np.inf]}, index=["x", "y"]),
-     r"memory: row 2 \(index 'y'\): score inf is not a finite number"),
+    (pd.DataFrame({"qid": ["101", "101"], "docno": ["a", "b"], "score": [1.0, np.nan]}, index=["x", "y"]),
+     r"memory: row 2 \(index 'y'\): score nan is not a number"),
     (pd.DataFrame({"qid": ["101", None], "docno": ["a", "b"], "score": [1.0, 2.0]}),
      r"memory: row 2 \(index 1\): topic is missing"),
     (pd.DataFrame({"qid": ["101", "101"], "docno": ["a", np.nan], "score": [1.0, 2.0]}),
@@ -126,7 +126,7 @@ def test_means_compare_and_risk_take_runs_in_memory():
      r"memory: row 1 \(index 0\): score 'high' is not a number"),
     (pd.DataFrame({"qid": ["101"], "docid": [3], "score": [1.0]}),
      r"memory: the run frame has no docno or doc_id column \(its columns: qid, docid, score\)"),
-    ({"101": {"a": 1.0, "b": float("nan")}}, r"memory: topic 101, docno b: score nan is not a finite number"),
+    ({"101": {"a": 1.0, "b": float("nan")}}, r"memory: topic 101, docno b: score nan is not a number"),
     ([ScoredDoc("101", "a", 1.0), ScoredDoc("101", "b", None)], r"memory: item 2: score is missing"),
     # found when ranked, as a file's: its 1-based position stands for its line
     (pd.DataFrame({"qid": ["101", "101"], "docno": ["a", "a"], "score": [2.0, 1.0]}),
@@ -199,3 +199,20 @@ def test_the_python_page_examples_print_what_it_shows(monkeypatch):
         result = doctest.testfile(str(root / "docs" / "python.md"), module_relative=False, report=True,
                                   optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted > 30 and result.failed == 0
+
+
+def test_infinite_scores_rank_first_and_last_as_in_a_run_file(tmp_path):
+    # One topic, relevant documents r1 and r2 (AP's denominator 2). Scores inf, 1, -inf put r1 first, n second,
+    # r2 third: AP = (1/1 + 2/3) / 2 = 5/6.
+    qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["r1", "r2"], "relevance": [1, 1]})
+    run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["r2", "n", "r1"], "score": [-np.inf, 1.0, np.inf]})
+    in_memory = divaleval.evaluate(qrels, run, ["AP"])
+    assert in_memory["AP"].iloc[0] == pytest.approx(5 / 6, rel=1e-15)
+    (tmp_path / "qrels").write_text("1 0 r1 1\n1 0 r2 1\n")
+    (tmp_path / "run").write_text("1 Q0 r2 1 -inf x\n1 Q0 n 2 1 x\n1 Q0 r1 3 inf x\n")
+    from_file = divaleval.evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), ["AP"])
+    assert from_file["AP"].iloc[0] == in_memory["AP"].iloc[0]
+    scores = RunTable.from_arrays(["1"] * 3, ["r2", "n", "r1"], [-np.inf, 1.0, np.inf])
+    assert divaleval.evaluate(qrels, scores, ["AP"])["AP"].iloc[0] == in_memory["AP"].iloc[0]
+    with pytest.raises(InputError, match="memory:2: score nan is not a number"):
+        RunTable.from_arrays(["1"] * 2, ["a", "b"], [1.0, np.nan])

@@ -145,7 +145,8 @@ def _run_table(columns: dict, rows: np.ndarray, name: str, runid: str, locate: C
 # -- reading the forms ----------------------------------------------------------------------------------
 
 def _scores(values: np.ndarray, name: str, locate: Callable[[int], str]) -> np.ndarray:
-    """Scores as float64; the first that is no finite number is an error naming its row."""
+    """Scores as float64; the first that is not a number (NaN, None) is an error naming its row. Infinite scores
+    rank first or last, as they do in a run file (a ranker's -inf for a document it filters out)."""
     try:
         scores = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
@@ -155,12 +156,12 @@ def _scores(values: np.ndarray, name: str, locate: Callable[[int], str]) -> np.n
             except (TypeError, ValueError):
                 raise InputError(name, None, f"{locate(row)}: score {value!r} is not a number") from None
         raise
-    bad = ~np.isfinite(scores)
+    bad = np.isnan(scores)
     if bad.any():
         row = int(np.argmax(bad))
         if values[row] is None:
             raise InputError(name, None, f"{locate(row)}: score is missing")
-        raise InputError(name, None, f"{locate(row)}: score {float(scores[row])} is not a finite number")
+        raise InputError(name, None, f"{locate(row)}: score nan is not a number")
     return scores
 
 

@@ -72,10 +72,9 @@ class RunTable(Lines):
                 score = np.asarray(score, dtype=np.float64)
             except (TypeError, ValueError):
                 raise InputError(name, None, "scores must be numbers") from None
-            bad = ~np.isfinite(score)
+            bad = np.isnan(score)   # infinite scores rank as a run file's do
             if bad.any():
-                row = int(np.argmax(bad))
-                raise InputError(name, row + 1, f"score {score[row]!r} is not a finite number")
+                raise InputError(name, int(np.argmax(bad)) + 1, "score nan is not a number")
         if not len(rank) == len(score) == len(docno):
             raise InputError(name, None, "score and rank need one entry each per ranked document")
         return cls(name, runid, topic, docno, rank, score, memory_lines(len(docno)))
