@@ -410,8 +410,13 @@ def pooled_documents(qrels: Qrels, runs: RunLike | Iterable[RunLike], depth: int
 
 
 def _init_worker(evaluator: Evaluator) -> None:
+    import signal
+
     global _worker_evaluator
     _worker_evaluator = evaluator
+    # Ctrl-C signals the whole group: the parent stops and ends the pool; a worker's own KeyboardInterrupt
+    # would only print its traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _score_in_worker(item: RunInput) -> RawScores | InputError:
