@@ -199,12 +199,13 @@ def group_positions(sorted_groups: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.int32)
     index = np.int32 if len(sorted_groups) < 2 ** 31 else np.int64  # half the memory of a large run's
     starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]]).astype(index)
-    # Steps of 1, but each group's first entry steps back to 1 from the last position of the group before:
-    # their running sum counts 1, 2, ... within each group (one array of the entries' length, no Python loop
-    # over the groups, which would hold the GIL while the other reader thread waits for it).
-    positions = np.ones(len(sorted_groups), dtype=index)
-    positions[starts[1:]] = 1 - np.diff(starts)
-    return np.cumsum(positions, dtype=index, out=positions)
+    positions = np.arange(1, len(sorted_groups) + 1, dtype=index)
+    if len(starts) * 64 < len(sorted_groups):  # few long groups (a run's topics): no second array
+        for start, end in zip(starts[1:].tolist(), [*starts[2:].tolist(), len(sorted_groups)]):
+            positions[start:end] -= start
+        return positions
+    positions -= np.repeat(starts, np.diff(np.r_[starts, len(sorted_groups)]))
+    return positions
 
 
 def pad_groups(group: np.ndarray, n_groups: int, *columns: tuple[np.ndarray, float]) -> list[np.ndarray]:
