@@ -40,11 +40,10 @@ from .results import RawScores, RunScores
 from .threads import Threads
 
 # Runs are read, matched, ranked and scored whole, each by one of two threads (the compiled kernels and Arrow
-# let go of the GIL), while this thread emits the results in run order: two threads keep both cores of a small
-# machine busy where a third, scoring beside two readers, left each of the three two thirds of a core. Each
-# thread keeps its own heap (glibc's arena) at its high-water mark: two threads, two such heaps, whatever the
-# number of runs.
-READ_AHEAD = 2
+# let go of the GIL), while this thread emits the results in run order: two busy threads for two cores, where
+# the main thread scoring beside two readers made three share them. Each thread keeps its own heap (glibc's
+# arena) at its high-water mark: two threads, two such heaps, whatever the number of runs.
+READERS = 2
 RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 # Scores runs elsewhere (worker processes, a cluster): given the evaluator (its ideal rankings computed) and the
@@ -179,7 +178,7 @@ class Evaluator:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes; with a ``backend``, there.
 
         In one process, runs are read, matched to the judgments, ranked and
-        scored by ``READ_AHEAD`` threads, at most ``READ_AHEAD + 1`` runs
+        scored by ``READERS`` threads, at most ``READERS + 1`` runs
         handed to them at a time, while this thread emits the results in run
         order. A bad run stops everything with its :class:`InputError`, or,
         with ``skip_bad``, is named in a warning and left out.
@@ -196,13 +195,13 @@ class Evaluator:
                     yield self.finish(raw)
             return
         warmed = threading.Event()  # set once the ideal rankings are computed: then the readers score
-        with Threads(READ_AHEAD, "divaleval-reader") as reader:
+        with Threads(READERS, "divaleval-reader") as reader:
             try:
                 pending: deque = deque()
                 for item in inputs:
                     pending.append(reader.submit(self._score_ahead, item, warmed))
                     item = None  # a run read from standard input is let go once scored
-                    if len(pending) > READ_AHEAD:
+                    if len(pending) > READERS:
                         if not warmed.is_set():  # the ideal rankings while the first runs are read, not after
                             self.warm_up()
                             warmed.set()
