@@ -15,7 +15,7 @@ evaluator, its ideal rankings computed, and returns raw scores in run order.
 from __future__ import annotations
 
 import itertools
-import time
+import threading
 from collections import deque
 from dataclasses import dataclass
 from functools import partial
@@ -39,11 +39,11 @@ from .ranking import ORDERS, RankedRun, match_run, rank_matched, rank_run
 from .results import RawScores, RunScores
 from .threads import Threads
 
-# Runs read, matched and ranked ahead, each in a thread of its own (mostly Arrow, which releases the
-# GIL), while one is scored: for the ndeval set that takes about three times the scoring's time, so two
-# readers keep both cores of a small machine busy; memory stays at three runs. (When scoring takes
-# longer, with many measures, the readers score the runs they prepared too: see _Pace.)
-READ_AHEAD = 2
+# Runs are read, matched, ranked and scored whole, each by one of two threads (the compiled kernels and Arrow
+# let go of the GIL), while this thread emits the results in run order: two busy threads for two cores, where
+# the main thread scoring beside two readers made three share them. Each thread keeps its own heap (glibc's
+# arena) at its high-water mark: two threads, two such heaps, whatever the number of runs.
+READERS = 2
 RunLike = Union[str, RunTable]          # a path (a directory: every file in it; "-": standard input) or a table
 RunInput = tuple[str, RunLike]          # (the run's source, unique within one evaluation; a path or a table)
 # Scores runs elsewhere (worker processes, a cluster): given the evaluator (its ideal rankings computed) and the
@@ -107,8 +107,8 @@ def _labelled(runs: Iterable[RunLike]) -> Iterator[RunInput]:
 
 @dataclass
 class PreparedRun:
-    """A run read, matched and ranked, waiting to be scored: its table (the docnos, the bulk of a run)
-    already let go, so that the runs read ahead hold little."""
+    """A run read, matched and ranked: its table (the docnos, the bulk of a run) already let go, so that
+    scoring it holds little more than its ranked arrays."""
 
     source: str
     ranked: RankedRun
@@ -177,12 +177,11 @@ class Evaluator:
                   backend: Backend | None = None) -> Iterator[RunScores]:
         """Score runs in order; with ``jobs`` > 1, in that many worker processes; with a ``backend``, there.
 
-        In one process, the next runs are read, matched to the judgments and
-        ranked in threads while the current one is scored (and scored there
-        too when scoring is the slower part); at most
-        ``READ_AHEAD + 1`` runs are held at a time. A bad run stops everything
-        with its :class:`InputError`, or, with ``skip_bad``, is named in a
-        warning and left out.
+        In one process, runs are read, matched to the judgments, ranked and
+        scored by ``READERS`` threads, at most ``READERS + 1`` runs
+        handed to them at a time, while this thread emits the results in run
+        order. A bad run stops everything with its :class:`InputError`, or,
+        with ``skip_bad``, is named in a warning and left out.
         """
         inputs = run_inputs(runs, self.check_start, self._skip if self.skip_bad else None)
         if backend is None and jobs > 1:
@@ -195,33 +194,36 @@ class Evaluator:
                 else:
                     yield self.finish(raw)
             return
-        pace = _Pace()
-        warmed = False
-        with Threads(READ_AHEAD, "divaleval-reader") as reader:
-            pending: deque = deque()
-            for item in inputs:
-                pending.append(reader.submit(self._prepare_ahead, item, pace))
-                item = None  # a run read from standard input is let go once prepared
-                if len(pending) > READ_AHEAD:
-                    if not warmed:  # the ideal rankings while the first runs are read (each reader busy), not after
-                        self.warm_up()
-                        warmed = True
-                    scored = self._scored(pending.popleft(), pace)
+        warmed = threading.Event()  # set once the ideal rankings are computed: then the readers score
+        with Threads(READERS, "divaleval-reader") as reader:
+            try:
+                pending: deque = deque()
+                for item in inputs:
+                    pending.append(reader.submit(self._score_ahead, item, warmed))
+                    item = None  # a run read from standard input is let go once scored
+                    if len(pending) > READERS:
+                        if not warmed.is_set():  # the ideal rankings while the first runs are read, not after
+                            self.warm_up()
+                            warmed.set()
+                        scored = self._scored(pending.popleft())
+                        if scored is not None:
+                            yield scored
+                if not warmed.is_set() and pending:  # (no more runs than readers)
+                    self.warm_up()
+                    warmed.set()
+                while pending:
+                    scored = self._scored(pending.popleft())
                     if scored is not None:
                         yield scored
-            if not warmed and pending:  # (no more runs than readers)
-                self.warm_up()
-            while pending:
-                scored = self._scored(pending.popleft(), pace)
-                if scored is not None:
-                    yield scored
+            finally:
+                warmed.set()  # (readers still waiting when a bad run or a failure stops everything go on, and end)
 
-    def _prepare_ahead(self, item: RunInput, pace: "_Pace") -> PreparedRun | RawScores:
-        """In a reader thread: the run prepared, and scored too while scoring is what holds the runs up."""
-        prepared = pace.timed(pace.prepared, self.prepare, item)
-        if pace.score_in_readers:
-            return pace.timed(pace.scored, self.score_prepared, prepared)
-        return prepared
+    def _score_ahead(self, item: RunInput, warmed: threading.Event) -> RawScores:
+        """In a reader thread: the run read, matched and ranked, then scored once the ideal rankings are
+        computed (both cores compute them meanwhile, and no reader computes them twice)."""
+        prepared = self.prepare(item)
+        warmed.wait()
+        return self.score_prepared(prepared)
 
     def check_start(self, path: str) -> None:
         """Read, match and rank the first lines of a run file as the whole will be (a cheap look, so
@@ -238,13 +240,10 @@ class Evaluator:
                           f"(run topics: {describe_ids(ranked.unknown_topics, 5)}; qrels topics: "
                           f"{describe_ids(list(self.qrels.topic_ids), 5)}); with -c every qrels topic scores 0")
 
-    def _scored(self, future, pace: "_Pace") -> RunScores | None:
-        """The finished scores of a run being prepared (or scored) in a reader, or None for a bad run skipped."""
+    def _scored(self, future) -> RunScores | None:
+        """The finished scores of a run scored in a reader, or None for a bad run skipped."""
         try:
-            result = future.result()
-            if isinstance(result, PreparedRun):
-                result = pace.timed(pace.scored, self.score_prepared, result)
-            return self.finish(result)
+            return self.finish(future.result())
         except InputError as exc:
             self._skip(exc)
             return None
@@ -348,43 +347,6 @@ class Evaluator:
             ids = [self.qrels.topic_ids[t] for t in topics[undefined[:, j]]]
             self.warn(f"{name}: {self.measures[j].name} is undefined (0/0) for topics "
                       f"{describe_ids(ids)}; printed as 0")
-
-
-class _Pace:
-    """CPU time a run takes to prepare and to score (moving averages), to place the scoring.
-
-    The main thread scores while two readers prepare the next runs; when scoring takes longer than
-    preparing (many measures), the readers would wait, so they score the runs they prepared too.
-    Which thread scores a run changes nothing in its numbers or their order.
-    """
-
-    WEIGHT = 0.3  # of the newest run in the averages
-
-    def __init__(self) -> None:
-        self.prepare_cost: float | None = None
-        self.score_cost: float | None = None
-        self.score_in_readers = False
-
-    def timed(self, record, work, *args):
-        start = time.thread_time()
-        result = work(*args)
-        record(time.thread_time() - start)
-        return result
-
-    def prepared(self, cost: float) -> None:
-        self.prepare_cost = self._average(self.prepare_cost, cost)
-        self._decide()
-
-    def scored(self, cost: float) -> None:
-        self.score_cost = self._average(self.score_cost, cost)
-        self._decide()
-
-    def _average(self, average: float | None, cost: float) -> float:
-        return cost if average is None else (1 - self.WEIGHT) * average + self.WEIGHT * cost
-
-    def _decide(self) -> None:
-        if self.prepare_cost is not None and self.score_cost is not None:
-            self.score_in_readers = self.score_cost > self.prepare_cost
 
 
 # -- worker processes ---------------------------------------------------------------

@@ -7,28 +7,32 @@ file at a time) need of a thread pool, without :mod:`concurrent.futures`: that m
 from __future__ import annotations
 
 import threading
+from collections import deque
 from typing import Any, Callable
 
 
 class Task:
-    """One call running in a thread of its own (once a slot is free); :meth:`result` waits for it."""
+    """One call, run by one of the pool's threads when its turn comes; :meth:`result` waits for it."""
 
-    def __init__(self, slots: threading.Semaphore, work: Callable[..., Any], args: tuple, name: str) -> None:
+    def __init__(self, work: Callable[..., Any], args: tuple) -> None:
+        self._work: Callable[..., Any] | None = work
+        self._args: tuple | None = args
         self._value: Any = None
         self._error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(slots, work, args), name=name, daemon=True)
-        self.thread.start()
+        self._done = threading.Event()
 
-    def _run(self, slots: threading.Semaphore, work: Callable[..., Any], args: tuple) -> None:
-        with slots:
-            try:
-                self._value = work(*args)
-            except BaseException as exc:  # carried to the thread that asks for the result
-                self._error = exc
+    def run(self) -> None:
+        try:
+            self._value = self._work(*self._args)
+        except BaseException as exc:  # carried to the thread that asks for the result
+            self._error = exc
+        finally:
+            self._work = self._args = None  # (the arguments, a run read from standard input, are let go)
+            self._done.set()
 
     def result(self) -> Any:
         """The call's value, or its exception raised here; asked for once (the value is let go)."""
-        self.thread.join()
+        self._done.wait()
         error, value = self._error, self._value
         self._error = self._value = None  # (a run held here would outlive its turn; a traceback, a cycle)
         if error is not None:
@@ -37,26 +41,53 @@ class Task:
 
 
 class Threads:
-    """At most ``workers`` calls at a time, each in a thread of its own; leaving the ``with`` block waits
-    for every call still running (as ``ThreadPoolExecutor``'s does), whatever ended the block."""
+    """At most ``workers`` calls at a time, in first-come order, each in one of at most ``workers`` threads
+    kept for the pool's life; leaving the ``with`` block waits for every call handed over (as
+    ``ThreadPoolExecutor``'s does), whatever ended the block.
+
+    The threads are kept rather than started afresh for each call: the C library gives each new thread a
+    heap (an arena) of its own while the old one's thread is still ending, and every heap keeps its
+    high-water mark resident, so that threads started a call at a time made peak memory grow with the
+    number of runs.
+    """
 
     def __init__(self, workers: int, name: str) -> None:
-        self._slots = threading.Semaphore(workers)  # (its waiters are woken first come, first served)
+        self._workers = workers
         self._name = name
-        self._running: list[threading.Thread] = []
-        self._count = 0
+        self._waiting: deque[Task] = deque()
+        self._changed = threading.Condition()
+        self._closed = False
+        self._threads: list[threading.Thread] = []
 
     def submit(self, work: Callable[..., Any], *args: Any) -> Task:
-        self._running = [thread for thread in self._running if thread.is_alive()]
-        self._count += 1
-        task = Task(self._slots, work, args, f"{self._name}-{self._count}")
-        self._running.append(task.thread)
+        task = Task(work, args)
+        with self._changed:
+            self._waiting.append(task)
+            self._changed.notify()
+        if len(self._threads) < self._workers:
+            thread = threading.Thread(target=self._serve, name=f"{self._name}-{len(self._threads) + 1}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
         return task
+
+    def _serve(self) -> None:
+        while True:
+            with self._changed:
+                while not self._waiting and not self._closed:
+                    self._changed.wait()
+                if not self._waiting:
+                    return
+                task = self._waiting.popleft()
+            task.run()
+            del task  # (not held while this thread waits for the next)
 
     def __enter__(self) -> "Threads":
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        for thread in self._running:
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+        for thread in self._threads:
             thread.join()
-        self._running = []
+        self._threads = []

@@ -56,3 +56,18 @@ def test_a_result_is_let_go_once_taken():
         task = pool.submit(lambda: [1, 2, 3])
         assert task.result() == [1, 2, 3]
         assert task.result() is None
+
+
+def test_the_threads_are_kept_for_every_call():
+    # (a thread started a call at a time would get a heap of its own while the last one is still ending)
+    names = set()
+
+    def work() -> None:
+        names.add(threading.current_thread().name)
+        time.sleep(0.001)
+
+    with Threads(2, "test") as pool:
+        tasks = [pool.submit(work) for _ in range(20)]
+        for task in tasks:
+            task.result()
+    assert names <= {"test-1", "test-2"}

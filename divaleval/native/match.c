@@ -197,34 +197,39 @@ PyObject *match_keys(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "match_keys: arrays of different lengths");
         goto release;
     }
-    size_t set_size = 16;
-    while (set_size < 2 * (size_t)n) set_size *= 2;
-    seen.mask = set_size - 1;
-    seen.shift = 64;
-    for (size_t s = set_size; s > 1; s /= 2) seen.shift--;
-    seen.slots = calloc(set_size, sizeof(uint64_t));
-    seen.judged = calloc((size_t)table.keys + 1, 1);
-    repeats = malloc((size_t)(n ? n : 1) * sizeof(Py_ssize_t));
-    if (!seen.slots || !seen.judged || !repeats) {
-        PyErr_NoMemory();
-        goto release;
-    }
     if (n >= INT32_MAX) {
         PyErr_SetString(PyExc_ValueError, "match_keys: too many keys");
         goto release;
     }
-    const int32_t *offsets = offsets_buffer.buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (offsets[i] < 0 || offsets[i] > offsets[i + 1] || offsets[i + 1] > data_buffer.len) {
-            PyErr_SetString(PyExc_ValueError, "match_keys: offsets out of order or past the data");
-            goto release;
-        }
-    }
+    /* The checks, the set's memory (calloc clears it: megabytes a run) and the matching, all without the GIL. */
     Py_ssize_t count;
+    int problem = 0;  /* 1: offsets out of order or past the data; 2: no memory */
     Py_BEGIN_ALLOW_THREADS
-    count = match_lines(table_arg != Py_None ? &table : NULL, group_buffer.buf, offsets_buffer.buf,
-                        data_buffer.buf, n, found_buffer.buf, found_size, &seen, repeats);
+    const int32_t *offsets = offsets_buffer.buf;
+    for (Py_ssize_t i = 0; i < n && !problem; i++)
+        if (offsets[i] < 0 || offsets[i] > offsets[i + 1] || offsets[i + 1] > data_buffer.len) problem = 1;
+    if (!problem) {
+        size_t set_size = 16;
+        while (set_size < 2 * (size_t)n) set_size *= 2;
+        seen.mask = set_size - 1;
+        seen.shift = 64;
+        for (size_t s = set_size; s > 1; s /= 2) seen.shift--;
+        seen.slots = calloc(set_size, sizeof(uint64_t));
+        seen.judged = calloc((size_t)table.keys + 1, 1);
+        repeats = malloc((size_t)(n ? n : 1) * sizeof(Py_ssize_t));
+        if (!seen.slots || !seen.judged || !repeats) problem = 2;
+    }
+    count = problem ? 0 : match_lines(table_arg != Py_None ? &table : NULL, group_buffer.buf, offsets_buffer.buf,
+                                      data_buffer.buf, n, found_buffer.buf, found_size, &seen, repeats);
     Py_END_ALLOW_THREADS
+    if (problem == 1) {
+        PyErr_SetString(PyExc_ValueError, "match_keys: offsets out of order or past the data");
+        goto release;
+    }
+    if (problem == 2) {
+        PyErr_NoMemory();
+        goto release;
+    }
     if (count < 0) {
         result = Py_None;
         Py_INCREF(result);
