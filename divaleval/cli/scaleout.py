@@ -5,8 +5,6 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator
 
-import click
-
 if TYPE_CHECKING:
     from ..cluster import Placement
     from .progress import Progress
@@ -22,6 +20,8 @@ OPTION_NAMES = dict(jobs="-j N (processes here)", cluster="--scheduler (a Dask c
 
 def cluster_options(command: Callable) -> Callable:
     """``--scheduler ADDRESS`` and ``--ship-runs``."""
+    import click  # (here: the plain evaluation, which takes placement, never imports click)
+
     command = click.option("--ship-runs", is_flag=True, help=SHIP_RUNS_HELP)(command)
     return click.option("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP)(command)
 
