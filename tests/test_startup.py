@@ -49,7 +49,9 @@ def test_no_numpy_to_print_version_help_or_a_usage_error(args):
 # written needs.
 NOT_FOR_ONE_RUN = ("multiprocessing", "difflib", "numpy.ma", "pyarrow.compute", "concurrent.futures",
                    "divaleval.io.aspects", "divaleval.model.aspects", "divaleval.io.preferences",
-                   "divaleval.model.preferences")
+                   "divaleval.model.preferences",
+                   # without an option: neither click (the plain evaluation), Dask's back end nor the iprob reader
+                   "click", "divaleval.cluster", "divaleval.io.iprob")
 NOT_FROM_THE_CACHE = (*NOT_FOR_ONE_RUN, "gzip", "bz2", "lzma", "tempfile", "shlex")
 
 
@@ -74,6 +76,7 @@ def test_ties_and_a_repeat_dropped_call_arrow_without_pyarrow_compute(tmp_path):
     run.write_text("1 Q0 d2 1 5.0 r\n1 Q0 d3 2 5.0 r\n1 Q0 d1 3 4.0 r\n1 Q0 d1 4 3.0 r\n")
     # (not difflib here: click's parser looks for close matches when the group meets the command's option)
     watched = tuple(name for name in NOT_FOR_ONE_RUN if name != "difflib")
+    watched = tuple(name for name in watched if name != "click")  # (options: the click command)
     heavy, printed = imported_by("--dedupe", "-m", "P-IA@1", str(qrels), str(run),
                                  env={**os.environ, "DIVALEVAL_CACHE": "0"}, watched=watched)
     assert heavy == []
