@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTuple, Union
 
-from .cluster import Scheduler, placed
+from .placement import Scheduler, placed
 from .compat import conventions as mode_conventions
 from .errors import InputError, UsageError, WarningSink, warning_sink
 from .evaluator import Evaluator, RunLike, pooled_documents
-from .io import IntentProbabilities, RunTable, read_iprob
+from .io import RunTable
 from .io.frames import qrels_table, runs_given
 from .io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
 from .measures import DEFAULT_SET, Measure, parse_measures
@@ -31,6 +31,8 @@ RunsLike = Union[RunLike, "pd.DataFrame", Mapping, Iterable]
 
 if TYPE_CHECKING:  # (and imported where used: evaluating runs needs none of them)
     import pandas as pd
+
+    from .io.iprob import IntentProbabilities
 
     from .io.aspects import AspectSpec
     from .io.preferences import PreferenceTable
@@ -72,6 +74,8 @@ def _with_iprob(qrels: JudgedDocuments, iprob: str | IntentProbabilities, warn: 
     if not isinstance(qrels, Qrels):
         raise UsageError("intent probabilities (iprob) weigh the intents of intentwise qrels; "
                          f"{qrels.name} has no intents")
+    from .io.iprob import IntentProbabilities, read_iprob  # (here: most evaluations have no iprob file)
+
     return qrels.with_iprob(iprob if isinstance(iprob, IntentProbabilities) else read_iprob(iprob), warn)
 
 

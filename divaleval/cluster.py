@@ -23,9 +23,9 @@ read gives). When the job stops early (an error, Ctrl-C), its tasks are
 cancelled and the cluster is left as it was. Dask is imported only here, and
 only when a cluster is asked for.
 
-:func:`placed` is the one place that resolves where the work runs (``jobs``
-processes here, or a cluster by its address, or one already connected) and
-refuses both at once; the API and every command go through it.
+:func:`divaleval.placement.placed` is the one place that resolves where the work runs
+(processes here, or a cluster by its address, or one already connected) and refuses both
+at once; the API and every command go through it, and import this module only for a cluster.
 """
 from __future__ import annotations
 
@@ -33,9 +33,8 @@ import os
 import re
 import stat
 from collections import deque
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator, RunInput, RunLike
@@ -297,7 +296,7 @@ class Cluster:
                 pass
 
     def close(self) -> None:
-        """Cancel what is left of this connection's jobs and disconnect (a ``local`` cluster is shut down)."""
+        """Cancel what is left of this connection's tasks and disconnect (a ``local`` cluster is shut down)."""
         client = self.client
         if client is not None:
             self._cancel(list(self._outstanding))
@@ -318,88 +317,6 @@ class Cluster:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def map_blocks(cluster: Cluster | None) -> Callable:
-    """Where the trials of randomised tests run: here (the built-in ``map``), or on the cluster."""
-    return map if cluster is None else cluster.map_blocks
-
-
-# -- where the work runs: the one resolver of jobs, a scheduler's address and a connected cluster ----------
-
-Scheduler = Union[str, Cluster, None]  # a Dask cluster: an address, a scheduler file, local[:N], or connected
-
-
-@dataclass(frozen=True)
-class PlacementNames:
-    """What a caller calls the choices, for the messages of :func:`check_placement` (the API's words by
-    default; the command line gives its options')."""
-
-    jobs: str = "jobs"
-    cluster: str = "a scheduler"
-    scheduler: str = "scheduler"
-    ship_runs: str = "ship_runs"
-
-
-API_NAMES = PlacementNames()
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where runs are scored and trials drawn: in ``jobs`` processes here (never 0, never more than the
-    cores), or on ``cluster``."""
-
-    jobs: int = 1
-    cluster: Cluster | None = None
-
-    def score_all(self, evaluator: Evaluator, runs: RunLike | Iterable[RunLike]) -> Iterator[RunScores]:
-        """The evaluator's scores of the runs, in order, here or on the cluster."""
-        return evaluator.score_all(runs, self.jobs, backend=None if self.cluster is None else self.cluster.score)
-
-    @property
-    def map_blocks(self) -> Callable:
-        """Where the trials of randomised tests run (see :func:`map_blocks`)."""
-        return map_blocks(self.cluster)
-
-
-def check_placement(jobs: int, scheduler: Scheduler, ship_runs: bool = False,
-                    names: PlacementNames = API_NAMES) -> None:
-    """Processes here or a cluster, not both (a :class:`UsageError` in the caller's ``names``)."""
-    if scheduler is None:
-        if ship_runs:
-            raise UsageError(f"{names.ship_runs} goes with {names.scheduler}")
-        return
-    if jobs != 1:
-        raise UsageError(f"give {names.jobs} or {names.cluster}, not both")
-
-
-def worker_processes(jobs: int) -> int:
-    """Processes for ``jobs`` (0: one per core): never more than the cores, as more would only take turns
-    on them (each a copy of the qrels, and the time to start and feed it)."""
-    cores = os.cpu_count() or 1
-    return cores if jobs == 0 else min(jobs, cores)
-
-
-@contextmanager
-def placed(jobs: int = 1, scheduler: Scheduler = None, *, ship_runs: bool = False,
-           names: PlacementNames = API_NAMES, log_level: int | None = None,
-           on_connect: Callable[[str], None] | None = None) -> Iterator[Placement]:
-    """Where the work runs, checked (:func:`check_placement`): ``jobs`` processes here (0: one per core; at
-    most one per core, :func:`worker_processes`), or
-    the cluster ``scheduler`` names, connected here and closed after when given by its address (a connected
-    :class:`Cluster` is used as it is, and left open).
-
-    ship_runs, log_level: as for :class:`Cluster`; on_connect: told before connecting (a progress line).
-    """
-    check_placement(jobs, scheduler, ship_runs, names)
-    processes = worker_processes(jobs)
-    if not isinstance(scheduler, str):
-        yield Placement(processes, scheduler)
-        return
-    if on_connect is not None:
-        on_connect(f"connecting to the Dask scheduler {scheduler}")
-    with Cluster(scheduler, ship_runs=ship_runs, log_level=log_level) as cluster:
-        yield Placement(processes, cluster)
 
 
 def _batches(inputs: Iterable[RunInput], size: int) -> Iterator[list[RunInput]]:

@@ -389,7 +389,7 @@ def _score_in_worker(item: RunInput) -> RawScores | InputError:
 
 
 def pool_size(jobs: int, inputs: Iterable[RunInput]) -> tuple[int, Iterator[RunInput]]:
-    """Worker processes for ``jobs`` (resolved by :func:`divaleval.cluster.placed`: at most one per core),
+    """Worker processes for ``jobs`` (resolved by :func:`divaleval.placement.placed`: at most one per core),
     and at most one per run, as each costs a process and a copy of the qrels: the first runs are taken from
     ``inputs`` to count them (the iterator returned gives them again)."""
     inputs = iter(inputs)

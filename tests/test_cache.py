@@ -90,6 +90,31 @@ def test_a_damaged_entry_is_ignored_and_written_again(tmp_path, damage):
     assert entry.read_bytes() != damaged and stored._read_entry(entry) is not None  # written whole again
 
 
+@pytest.mark.parametrize("damage", [None, "truncated", "flipped first block", "flipped last block", "longer"])
+def test_an_entry_read_in_blocks_is_checked_whole(tmp_path, monkeypatch, damage):
+    """A large entry is read by a helper thread in blocks whose CRC-32 is taken as they arrive: blocks of a few
+    hundred bytes here, so that the sample's entry takes that path. A whole entry reads as the whole-file read
+    reads it; a damage anywhere, or a file that ends early or late, is no entry."""
+    from divaleval.model import stored
+
+    cache = tmp_path / "cache"
+    divaleval(str(cache), QRELS, RUNS)
+    [entry] = entries(cache)
+    data = entry.read_bytes()
+    whole = stored._read_entry(entry)
+    monkeypatch.setattr(stored, "READ_BLOCK", 256)
+    assert len(data) > 8 * 256
+    at = {"flipped first block": 200, "flipped last block": len(data) - 10}.get(damage)
+    entry.write_bytes({None: data, "truncated": data[:-300], "longer": data + b"\0" * 64}.get(damage, data) if at is None
+                      else data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
+    read = stored._read_entry(entry)
+    if damage is None:
+        assert read is not None and stored._derived(read) == stored._derived(whole)
+        assert all((read.__dict__[name] == whole.__dict__[name]).all() for name in ("levels", "weights", "rel_count"))
+    else:
+        assert read is None
+
+
 def test_an_unwritable_cache_only_reads(tmp_path, monkeypatch):
     """A directory that cannot be made (its parent is a file) or written (mkstemp refused, as on a read-only
     filesystem): every call still evaluates, with the same bytes."""

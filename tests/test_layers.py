@@ -23,7 +23,8 @@ LAYERS = [
     {"measures"},
     {"engine"},
     {"results", "aggregate", "labels"},  # labels: runs' short names, for every report
-    {"evaluator", "cluster"},  # cluster: the Dask back end of the evaluator (and of the resampling blocks)
+    {"evaluator", "cluster", "placement"},  # cluster: the Dask back end of the evaluator (and of the resampling
+    # blocks); placement: where the work runs (processes here or a cluster)
     {"stats"},                 # pure numpy over a topics x runs matrix, knowing no measure
     {"meta", "axioms", "design", "report"},  # consume score matrices (meta; design: topic set sizes; report: the
     # organiser's) or score cases (axioms)
@@ -252,7 +253,7 @@ def test_cli_renders_no_table(path):
 
 
 def test_one_resolver_of_where_the_work_runs():
-    """-j, --scheduler and a connected cluster are resolved in cluster.py alone: only it refuses jobs with a
+    """-j, --scheduler and a connected cluster are resolved in placement.py alone: only it refuses jobs with a
     scheduler, counts the cores for jobs = 0, and connects to a cluster."""
     checks, connects, cores = [], [], []
     for path in MODULES:
@@ -264,9 +265,9 @@ def test_one_resolver_of_where_the_work_runs():
         for node in ast.walk(_source_tree(path)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Cluster":
                 connects.append(path.relative_to(PACKAGE))
-    assert checks == [Path("cluster.py")], checks
-    assert set(cores) <= {Path("cluster.py")}, cores
-    assert set(connects) == {Path("cluster.py")}, connects
+    assert checks == [Path("placement.py")], checks
+    assert set(cores) <= {Path("placement.py")}, cores
+    assert set(connects) == {Path("placement.py")}, connects
 
 
 def test_measure_registry_has_no_import_circle():

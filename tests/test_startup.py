@@ -49,7 +49,9 @@ def test_no_numpy_to_print_version_help_or_a_usage_error(args):
 # written needs.
 NOT_FOR_ONE_RUN = ("multiprocessing", "difflib", "numpy.ma", "pyarrow.compute", "concurrent.futures",
                    "divaleval.io.aspects", "divaleval.model.aspects", "divaleval.io.preferences",
-                   "divaleval.model.preferences")
+                   "divaleval.model.preferences",
+                   # without an option: neither click (the plain evaluation), Dask's back end nor the iprob reader
+                   "click", "divaleval.cluster", "divaleval.io.iprob")
 NOT_FROM_THE_CACHE = (*NOT_FOR_ONE_RUN, "gzip", "bz2", "lzma", "tempfile", "shlex")
 
 
@@ -74,6 +76,7 @@ def test_ties_and_a_repeat_dropped_call_arrow_without_pyarrow_compute(tmp_path):
     run.write_text("1 Q0 d2 1 5.0 r\n1 Q0 d3 2 5.0 r\n1 Q0 d1 3 4.0 r\n1 Q0 d1 4 3.0 r\n")
     # (not difflib here: click's parser looks for close matches when the group meets the command's option)
     watched = tuple(name for name in NOT_FOR_ONE_RUN if name != "difflib")
+    watched = tuple(name for name in watched if name != "click")  # (options: the click command)
     heavy, printed = imported_by("--dedupe", "-m", "P-IA@1", str(qrels), str(run),
                                  env={**os.environ, "DIVALEVAL_CACHE": "0"}, watched=watched)
     assert heavy == []
@@ -264,3 +267,104 @@ def test_a_profile_is_written_after_the_command(tmp_path):
     done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "divaleval", "--version"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and profile.stat().st_size > 0
+
+
+# The plain evaluation: `divaleval QRELS RUN...` with no option runs the default command without click
+# (divaleval/cli/__init__.py), with every option at its default; it prints what the click command prints.
+PLAIN_AND_CLICK = """
+import sys
+from divaleval.cli import main
+if sys.argv[1] == "click":
+    from divaleval.cli import main_group
+    main = lambda args: main_group.main(args=args, prog_name="divaleval")
+try:
+    main(sys.argv[2:])
+except SystemExit as done:
+    sys.stderr.write(f"\\nSTATUS {done.code}\\nCLICK {'click' in sys.modules}\\n")
+"""
+
+
+def plain_and_click(*args: str, stdin: str | None = None) -> tuple[tuple, tuple]:
+    """(stdout, stderr, click imported) of the plain evaluation and of the click command on ``args``."""
+    import os
+
+    env = {**os.environ, "DIVALEVAL_CACHE": "0"}
+    done = [subprocess.run([sys.executable, "-c", PLAIN_AND_CLICK, way, *args], capture_output=True, text=True,
+                           timeout=120, env=env, input=stdin) for way in ("plain", "click")]
+    return tuple((d.stdout, d.stderr.rsplit("\nCLICK ", 1)[0], d.stderr.rsplit("\nCLICK ", 1)[1].strip())
+                 for d in done)
+
+
+@pytest.mark.parametrize("args", [
+    ("qrels.txt", "runs/bm25.txt"),
+    ("qrels.txt", "runs"),
+    ("qrels.txt", "runs/bm25.txt", "runs/diverse.txt"),
+    ("qrels.txt", "runs/nosuch.txt"),      # an input error: message and status 2
+    ("nosuch.txt", "runs/bm25.txt"),
+    ("qrels.txt", "-"),                    # standard input
+])
+def test_the_plain_evaluation_prints_what_the_command_prints_without_click(args):
+    stdin = (SAMPLE / "runs" / "bm25.txt").read_text() if "-" in args else None
+    plain, clicked = plain_and_click(*[arg if arg == "-" else str(SAMPLE / arg) for arg in args], stdin=stdin)
+    assert plain[:2] == clicked[:2]
+    failed = "nosuch.txt" in " ".join(args)
+    assert ("STATUS 2" in plain[1]) == failed and bool(plain[0]) != failed
+    assert (plain[2], clicked[2]) == (str(failed), "True")  # (the message is written by click.echo)
+
+
+def test_the_plain_evaluation_shows_a_usage_error_as_the_command_does():
+    """No default options make a usage error, so the plain path's display is held to click's on a message
+    click shows for the command (a --risk-alpha without --baseline)."""
+    message = "--risk-alpha weighs losses against a baseline: give --baseline RUN"
+    clicked = subprocess.run([sys.executable, "-c", "from divaleval.cli import main; main()", "--risk-alpha", "1",
+                              "q", "r"], capture_output=True, text=True, timeout=120)
+    plain = subprocess.run([sys.executable, "-c", "from divaleval.cli.evaluation import show_usage_error; "
+                            f"show_usage_error({message!r})"], capture_output=True, text=True, timeout=120)
+    assert clicked.stderr.endswith(f"Error: {message}\n") and clicked.stderr.startswith("Usage: divaleval")
+    assert (plain.returncode, plain.stdout, plain.stderr) == (clicked.returncode, clicked.stdout, clicked.stderr) == \
+        (2, "", clicked.stderr)
+
+
+def test_the_plain_evaluation_takes_the_command_s_defaults_and_no_command_s_name():
+    import inspect
+
+    from divaleval.cli import choices, evaluate_command, main_group
+    from divaleval.cli.evaluation import evaluate_runs
+
+    signature = inspect.signature(evaluate_runs).parameters
+    assert list(signature) == list(inspect.signature(evaluate_command.callback).parameters)
+    given = evaluate_command.make_context("divaleval", ["q", "r"]).params  # (what click gives the command)
+    assert given == {"inputs": ("q", "r"), **{name: parameter.default for name, parameter in signature.items()
+                                             if name != "inputs"}}
+    assert set(main_group.list_commands(click.Context(main_group))) == choices.COMMANDS
+
+
+def test_only_a_call_of_paths_alone_is_a_plain_evaluation():
+    from divaleval.cli import plain_evaluation
+
+    assert plain_evaluation(["q", "r"]) and plain_evaluation(["q", "-", "r"])
+    for args in (["q"], ["q", "-m", "all", "r"], ["q", "r", "--", "x"], ["compare", "a", "b"], ["ndeval", "q", "r"],
+                 ["evaluate", "q", "r"], ["--version"], []):
+        assert not plain_evaluation(args), args
+
+
+COLLECTION = """
+import gc, sys
+from divaleval.cli.process import pause_collection
+pause_collection()
+from divaleval.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stderr.write(f"\\nCOLLECTION {gc.isenabled()} {gc.get_freeze_count() > 0}\\n")
+"""
+
+
+@pytest.mark.parametrize("args", [("--version",), (str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs" / "bm25.txt")),
+                                  ("-m", "P-IA@5", str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs" / "bm25.txt"))])
+def test_the_collector_paused_at_start_up_is_on_again_for_the_work(args):
+    """The console script pauses the garbage collector while it imports; every way through main turns it on
+    again, with what was imported set aside (frozen)."""
+    done = subprocess.run([sys.executable, "-c", COLLECTION, *args], capture_output=True, text=True, timeout=120)
+    assert done.stderr.splitlines()[-1] == "COLLECTION True True"

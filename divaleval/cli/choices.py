@@ -19,3 +19,12 @@ MODE_SUMMARIES = {
     "ntcireval": "NTCIREVAL: file order, the first 1000 documents, repeated docnos kept, values and D#/IA "
                  "components rounded to 4 decimals, global gains to 6 digits (a run's to 4 decimals)",
 }
+
+# The commands' names (divaleval/cli/group.py): a first argument that names none is the default command's first
+# (``divaleval QRELS RUN...``), which a call with no option runs without click (divaleval/cli/__init__.py).
+DEFAULT_COMMAND = "evaluate"
+# Commands imported only when named: command name -> module of this package.
+LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "gdeval": "gdeval", "meta": "meta",
+                 "simulate-preferences": "simulate_preferences", "topics-needed": "topics_needed",
+                 "report": "report", "trec_eval": "trec_eval", "validate": "validate"}
+COMMANDS = frozenset({DEFAULT_COMMAND, "ndeval", *LAZY_COMMANDS})

@@ -1,22 +1,21 @@
 """``divaleval [evaluate] [OPTIONS] QRELS RUN...``: the default command.
 
-Thin by design: options become one call of the library API, whose per-run
-results stream into the chosen output format. The library is imported when the
-command runs, not when it is defined: ``--version``, ``--help`` and a bad option
-cost Python and click, not numpy and pyarrow (the option values: choices.py).
+Thin by design: the options are read here and become one call of
+:func:`divaleval.cli.evaluation.evaluate_runs`, whose per-run results stream into
+the chosen output format. The library is imported when the command runs, not
+when it is defined: ``--version``, ``--help`` and a bad option cost Python and
+click, not numpy and pyarrow (the option values: choices.py).
 """
 from __future__ import annotations
-
-import sys
 
 import click
 
 from .. import __version__
 from ..errors import DivalevalError, UsageError
-from .choices import FORMATS, MODE_SUMMARIES, ORDERS
-from .group import CONTEXT, DEFAULT_COMMAND, DocumentedCommand, PlainContext, main_group, without_blas_threads
-from .progress import Progress, count_runs
-from .scaleout import cluster_options, placement
+from .choices import DEFAULT_COMMAND, FORMATS, MODE_SUMMARIES, ORDERS
+from .evaluation import evaluate_runs, show_input_error
+from .group import CONTEXT, DocumentedCommand, PlainContext, main_group
+from .scaleout import cluster_options
 from .types import PlainFloat, PlainInt
 
 EPILOG = """\b
@@ -138,70 +137,11 @@ def evaluate_command(inputs, measures, iprob, aspects, prefs, order, gain, topic
     QRELS holds lines 'topic intent docno judgment' (TREC integers or NTCIR
     levels L0, L1, ...); each RUN is a TREC run 'topic Q0 docno rank score runtag'.
     """
-    without_blas_threads()  # (before numpy loads; evaluating multiplies no matrices)
-    from ..api import (
-        check_stdin_once, load_aspects, load_preferences, load_qrels, make_settings, resolve_measures, risk_runs,
-        score_runs,
-    )
-    from ..output import make_writer
-
-    if aspects and prefs:
-        raise click.UsageError("--aspect and --prefs are different judgments: give one of them")
-    if aspects:
-        qrels, runs = None, list(inputs)
-        measures = measures or ("TOMA(m=nDCG)@10", "CAM(m=nDCG)@10", "MM(m=nDCG)@10")
-    elif prefs:
-        qrels, runs = None, list(inputs)
-        measures = measures or ("preferences",)
-    elif len(inputs) < 2:
-        raise click.UsageError("expected QRELS and at least one RUN")
-    else:
-        qrels, runs = inputs[0], list(inputs[1:])
-    if run_column and fmt != "ndeval":
-        raise click.UsageError("--run-column is for -f ndeval (json has 'run'; table names runs by their labels)")
-    if risk_alpha is not None and baseline is None:
-        raise click.UsageError("--risk-alpha weighs losses against a baseline: give --baseline RUN")
     try:
-        if risk_alpha is not None:
-            from ..stats.risk import checked_alpha  # (evaluating without a baseline never loads stats/)
-
-            checked_alpha(risk_alpha, "--risk-alpha")
-        chosen = resolve_measures(list(measures) or None)
-        make_settings(gain, topicwise, compat, rel_min)
-        if aspects:
-            from ..io.aspects import parse_aspect_specs  # (its reader only when aspects are given)
-
-            aspect_specs = parse_aspect_specs(list(aspects))
+        evaluate_runs(inputs, measures, iprob, aspects, prefs, order, gain, topicwise, compat, complete, depth, dedupe,
+                      judged_only, rel_min, baseline, risk_alpha, skip_bad, fmt, means_only, run_column, jobs,
+                      scheduler, ship_runs, quiet)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    progress = Progress("divaleval", count_runs(runs), unit="runs", enabled=False if quiet else None)
-    warn = (lambda message: None) if quiet else progress.warn
-    writer = make_writer(fmt, sys.stdout, [m.name for m in chosen], means_only, run_column)
-    try:
-        with placement(jobs, scheduler, ship_runs, progress) as place:  # before the qrels: fails fast
-            check_stdin_once(qrels or prefs, [*runs, *([baseline] if baseline else [])], iprob)
-            progress.note(f"reading {'the aspects' if aspects else prefs or qrels}")
-            loaded = load_aspects(aspect_specs) if aspects else load_preferences(prefs, compat) if prefs else \
-                load_qrels(qrels, iprob, warn)
-            progress.note("scoring runs")
-            options = dict(order=order, depth=depth, complete=complete, dedupe=dedupe, skip_bad=skip_bad, gain=gain,
-                           topicwise=topicwise, compat=compat, warn=warn, jobs=place.jobs, judged_only=judged_only,
-                           rel_min=rel_min, scheduler=place.cluster)
-            scored = risk_runs(loaded, list(runs), baseline, chosen, risk_alpha=risk_alpha or 0.0, **options) \
-                if baseline else score_runs(loaded, list(runs), chosen, **options)
-            for position, scores in enumerate(scored):
-                if position == 0:
-                    writer.start()
-                progress.clear()
-                writer.add_run(scores)
-                sys.stdout.flush()
-                progress.step()
-    except UsageError as exc:  # a measure that does not fit the judgments: before any run is read
-        progress.clear()
-        raise click.UsageError(str(exc)) from None
     except DivalevalError as exc:  # InputError: "FILE:LINE: reason"
-        progress.clear()
-        click.echo(f"divaleval: {exc}", err=True)
-        sys.exit(2)
-    progress.clear()
-    writer.finish()
+        show_input_error(exc)

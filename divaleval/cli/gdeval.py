@@ -9,7 +9,8 @@ import sys
 
 import click
 
-from .group import main_group, without_blas_threads
+from .group import main_group
+from .process import without_blas_threads
 
 
 @main_group.command(

@@ -2,7 +2,7 @@
 
 Each command lives in its own module of this package and registers itself with
 ``@main_group.command``. The default command and ndeval are imported with the
-package; the others (:data:`LAZY_COMMANDS`) only when named, so that evaluating
+group (divaleval/cli/__init__.py); the others (choices.LAZY_COMMANDS) only when named, so that evaluating
 runs never pays for importing what it does not use. ``divaleval --help`` lists
 them by the ``short_help`` their module declares, read from its source
 (:func:`declared_short_help`) rather than by importing it (with numpy, pyarrow...).
@@ -12,48 +12,16 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
-import os
-import signal
-import sys
-from typing import NoReturn
 
 import click
 
 from ..errors import show_on_stderr
+from .choices import DEFAULT_COMMAND, LAZY_COMMANDS
+from .process import exit_interrupted
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-DEFAULT_COMMAND = "evaluate"
-
-# Commands imported only when named: command name -> module of this package.
-LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "gdeval": "gdeval", "meta": "meta",
-                 "simulate-preferences": "simulate_preferences", "topics-needed": "topics_needed",
-                 "report": "report", "trec_eval": "trec_eval", "validate": "validate"}
 
 IMPLICIT = "divaleval.implicit-command"  # ctx.meta key: the default command was not named
-
-INTERRUPTED = 128 + signal.SIGINT  # the status a shell gives a command that Ctrl-C ended
-
-
-def without_blas_threads() -> None:
-    """Let numpy's OpenBLAS start no threads of its own, unless the user set OPENBLAS_NUM_THREADS.
-
-    Called before numpy loads by the commands that do no linear algebra (evaluating, the drop-ins): there
-    OpenBLAS's threads would only start and wait, about 0.05 s of processor time a call. Elementwise numpy
-    gives the same bits either way; compare, meta and report keep their threaded matrix products.
-    """
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-
-def exit_interrupted() -> NoReturn:
-    """Ctrl-C: say so, and exit with the shell's status for it (not click's "Aborted!" and status 1,
-    which a script could not tell from a failure that printed a whole output). Files the command was
-    writing are already removed (output/atomic.py); what standard output got is cut short."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not cut the message short
-    clear = "\r\x1b[K" if sys.stderr.isatty() else ""  # the progress line, if one was drawn
-    sys.stderr.write(f"{clear}divaleval: interrupted\n")
-    sys.stderr.flush()
-    sys.exit(INTERRUPTED)
-
 
 DOCS_PAGE = "docs/commands/{name}.md"  # each command's page of the documentation, in the repository
 

@@ -5,7 +5,8 @@ import sys
 
 import click
 
-from .group import main_group, without_blas_threads
+from .group import main_group
+from .process import without_blas_threads
 
 
 def _ndeval_help(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

@@ -20,13 +20,14 @@ import numpy as np
 from ..arrays import all_distinct, dense_rank, first_tie
 from ..errors import InputError, WarningSink, as_written, describe_ids, emit_warning
 from ..ids import natural_key, sort_labels
-from ..io.iprob import IntentProbabilities
 from ..io.frames import qrels_table
 from ..io.qrels import QrelsTable
 from .judged import JudgedDocuments, row_starts, sorted_docnos
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..io.iprob import IntentProbabilities  # (the model holds one; reading it is the API's)
 
 IPROB_TOLERANCE = 1e-3
 @dataclass(eq=False)

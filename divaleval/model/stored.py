@@ -64,6 +64,7 @@ import time
 import weakref
 import zlib
 from dataclasses import dataclass
+from queue import SimpleQueue
 from stat import S_ISREG
 from typing import BinaryIO
 
@@ -82,6 +83,7 @@ HEADER = struct.Struct("<8sQIQI")
 LENGTH = struct.Struct("<Q")
 ALIGN = 64                       # (numpy wants its items aligned; 64 suits any dtype and cache lines)
 HASH_BLOCK = 16 * 1024 * 1024    # the qrels are hashed in blocks of this size, by two threads
+READ_BLOCK = 4 * 1024 * 1024     # a large entry is read in blocks of this size, each checked as the next is read
 STAT_ENVIRONMENT = "DIVALEVAL_CACHE_STAT"  # (OFF: hash every call's bytes; not in _code_key: entries are the same)
 # A memo (files/DEVICE-INODE): magic, the file's device, inode, size, modification and change times (ns), the
 # key its bytes hashed to (20 bytes); then the CRC-32 of all that.
@@ -352,13 +354,14 @@ def _read_entry(path: str) -> Qrels | None:
             memory = numpy.empty(status.st_size + ALIGN, dtype=numpy.uint8)
             skip = -memory.ctypes.data % ALIGN
             view = memoryview(memory)[skip:skip + status.st_size]
-            if not _read_whole(handle, view) or handle.read(1):
+            found = _read_checked(handle, view) if len(view) >= HEADER.size else None
+            if found is None or handle.read(1):
                 return None  # (changed as it was read: only by someone who does not rename over it)
     except (OSError, AttributeError):  # (no os.getuid on Windows: no cache there)
         return None
     try:
         magic, length, crc, pickled, count = HEADER.unpack_from(view)
-        if (magic != MAGIC or len(view) - HEADER.size != length or zlib.crc32(view[HEADER.size:]) != crc
+        if (magic != MAGIC or len(view) - HEADER.size != length or found != crc
                 or LENGTH.size * count > length):
             return None  # (the header is not under the CRC: a damaged count must not set a long loop going)
         at = HEADER.size + LENGTH.size * count
@@ -375,6 +378,40 @@ def _read_entry(path: str) -> Qrels | None:
     except Exception:  # a damaged entry is a missing one
         return None
     return qrels if isinstance(qrels, Qrels) else None
+
+
+def _read_checked(handle, view: memoryview) -> int | None:
+    """Fill ``view`` (at least a header long) from ``handle``; the CRC-32 of what follows the header, or None
+    where the file ends first.
+
+    A large entry is read in blocks by a helper thread while this one takes the CRC-32 of the blocks already
+    read (reading and the CRC both let go of the GIL): the two take about as long as the longer of them
+    (25 MB: 10 ms each), not as long as both.
+    """
+    if len(view) < 2 * READ_BLOCK:
+        return zlib.crc32(view[HEADER.size:]) if _read_whole(handle, view) else None
+    blocks: SimpleQueue = SimpleQueue()  # the end of each block read, in order; then None
+
+    def read_blocks() -> None:
+        try:
+            for start in range(0, len(view), READ_BLOCK):
+                end = min(start + READ_BLOCK, len(view))
+                if not _read_whole(handle, view[start:end]):
+                    return
+                blocks.put(end)
+        except OSError:
+            return  # (what was read falls short: no entry)
+        finally:
+            blocks.put(None)
+
+    reader = threading.Thread(target=read_blocks, name="divaleval-cache-read", daemon=True)
+    reader.start()
+    crc, checked = 0, HEADER.size
+    while (end := blocks.get()) is not None:
+        crc = zlib.crc32(view[checked:end], crc)
+        checked = end
+    reader.join()
+    return crc if checked == len(view) else None
 
 
 def _read_whole(handle, view: memoryview) -> bool:

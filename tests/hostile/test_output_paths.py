@@ -19,7 +19,7 @@ import pytest
 
 import divaleval
 from conftest import SAMPLE, run_cli
-from divaleval import cluster, evaluator
+from divaleval import evaluator, placement
 from divaleval.io.scores import read_scores
 from divaleval.output import paths
 from divaleval.output.paths import FIGURE, FILE, FOLDER, OutputPathError, check_output
@@ -297,9 +297,9 @@ def test_simulate_preferences_shows_progress_on_a_terminal_only(tmp_path):
 # -- 2. -j: never more workers than runs or cores ---------------------------------------------------------
 
 def test_jobs_are_capped_at_the_cores(monkeypatch):
-    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 4)
-    assert [cluster.worker_processes(jobs) for jobs in (0, 1, 3, 4, 5, 1000)] == [4, 1, 3, 4, 4, 4]
-    with cluster.placed(1000) as place:
+    monkeypatch.setattr(placement.os, "cpu_count", lambda: 4)
+    assert [placement.worker_processes(jobs) for jobs in (0, 1, 3, 4, 5, 1000)] == [4, 1, 3, 4, 4, 4]
+    with placement.placed(1000) as place:
         assert place.jobs == 4
 
 
@@ -311,7 +311,7 @@ def test_the_pool_has_at_most_one_worker_per_run():
 
 
 def test_j_1000_on_three_runs_starts_three_workers(monkeypatch):
-    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 64)   # a big machine: the runs are the bound
+    monkeypatch.setattr(placement.os, "cpu_count", lambda: 64)   # a big machine: the runs are the bound
     started = []
     real = multiprocessing.get_context
 
