@@ -15,6 +15,7 @@ evaluator, its ideal rankings computed, and returns raw scores in run order.
 from __future__ import annotations
 
 import itertools
+import signal
 import threading
 from collections import deque
 from dataclasses import dataclass
@@ -372,13 +373,19 @@ def pooled_documents(qrels: Qrels, runs: RunLike | Iterable[RunLike], depth: int
 
 
 def _init_worker(evaluator: Evaluator) -> None:
-    import signal
-
     global _worker_evaluator
     _worker_evaluator = evaluator
     # Ctrl-C signals the whole group: the parent stops and ends the pool; a worker's own KeyboardInterrupt
-    # would only print its traceback.
+    # would only print its traceback, or leave the pool's queue locked. Held back since the fork (below),
+    # a Ctrl-C that came meanwhile is dropped here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _hold_back_ctrl_c(False)
+
+
+def _hold_back_ctrl_c(hold: bool) -> None:
+    """Hold SIGINT back (pending, not lost) in this thread, and in the processes it forks, or let it through."""
+    if hasattr(signal, "pthread_sigmask"):  # (not on Windows, which has no such signal between processes)
+        signal.pthread_sigmask(signal.SIG_BLOCK if hold else signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _score_in_worker(item: RunInput) -> RawScores | InputError:
@@ -405,5 +412,12 @@ def _score_in_workers(evaluator: Evaluator, inputs: Iterable[RunInput], jobs: in
     workers, inputs = pool_size(jobs, inputs)
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(workers, initializer=_init_worker, initargs=(evaluator,)) as pool:
+    # A Ctrl-C while the workers start would interrupt one of them half made (a traceback; a hang when it holds
+    # the pool's lock): the parent holds it back until they are made, then stops (KeyboardInterrupt).
+    _hold_back_ctrl_c(True)
+    try:
+        pool = context.Pool(workers, initializer=_init_worker, initargs=(evaluator,))
+    finally:
+        _hold_back_ctrl_c(False)
+    with pool:
         yield from pool.imap(_score_in_worker, inputs, chunksize=1)
