@@ -5,7 +5,8 @@
  *   match.c   matching (group, text) keys to a table of judged keys (twin: divaleval/model/text_keys.py)
  *   print.c   printing numbers as printf("%.<digits>f") (twin: divaleval/output/formatting.py)
  *   sums.c    masked row sums and P+'s parts (at one cutoff or several), the blended ratio, ERR's stopping
- *             probabilities, GAP's terms, infAP's and bpref's sums (twins: divaleval/native/sums.py)
+ *             probabilities, every NCU kernel's sums of a gain list at once, GAP's terms, infAP's and bpref's
+ *             sums (twins: divaleval/native/sums.py)
  *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit, their grouping by intent and
  *             running sums per intent
  *             (twins: divaleval/native/hits.py)
@@ -64,13 +65,15 @@ PyObject *fixed_rows(PyObject *self, PyObject *args);
 
 /* sums.c */
 extern const char masked_row_sums_doc[], cut_row_sums_doc[], p_plus_parts_doc[], cut_p_plus_parts_doc[],
-    blended_ratio_doc[], err_probability_doc[], gap_terms_doc[], inferred_precision_sums_doc[], bpref_sums_doc[];
+    blended_ratio_doc[], err_probability_doc[], gain_list_sums_doc[], gap_terms_doc[], inferred_precision_sums_doc[],
+    bpref_sums_doc[];
 PyObject *masked_row_sums(PyObject *self, PyObject *args);
 PyObject *cut_row_sums(PyObject *self, PyObject *args);
 PyObject *p_plus_parts(PyObject *self, PyObject *args);
 PyObject *cut_p_plus_parts(PyObject *self, PyObject *args);
 PyObject *blended_ratio(PyObject *self, PyObject *args);
 PyObject *err_probability(PyObject *self, PyObject *args);
+PyObject *gain_list_sums(PyObject *self, PyObject *args);
 PyObject *gap_terms(PyObject *self, PyObject *args);
 PyObject *inferred_precision_sums(PyObject *self, PyObject *args);
 PyObject *bpref_sums(PyObject *self, PyObject *args);
