@@ -824,14 +824,16 @@ def test_sums_at_cutoffs_on_both_paths():
 @pytest.mark.parametrize("width", [0, 1, 7, 8, 9, 64, 75, 129, 300])
 def test_gain_list_sums_on_both_paths(width):
     """Every NCU kernel's sums of a list at once, compiled and numpy, to the bit: rows of every length (padding
-    after), entries past the deepest rank, cutoffs inside, past and without a bound, column counts of every
-    class numpy's pairwise sum treats apart, and tables of mixed signs (sums of zero, of either sign, with
-    them)."""
+    after; some whose ranks do not ascend), entries past the deepest rank, cutoffs inside, past and without a
+    bound, column counts of every class numpy's pairwise sum treats apart, and tables of mixed signs (sums of
+    zero, of either sign, with them)."""
     from divaleval.context import PAST_END
     from divaleval.native.sums import gain_list_sums
 
     rng = np.random.default_rng(width)
     gl = random_gain_list(rng, 60, width, 9)
+    if width:  # (a list's ranks ascend along its rows; any order is summed the same)
+        gl.position[::7] = rng.permuted(gl.position[::7], axis=1)
     deepest = int(np.r_[gl.position[gl.position < PAST_END], 0].max()) - 1
     bounds = np.array([1, 5, 20, 10 ** 9, -1], dtype=np.int64)
     columns = np.array([min(width, 8), min(width, 8), min(width, 24), width, width], dtype=np.int64)

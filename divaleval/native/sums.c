@@ -642,13 +642,16 @@ PyObject *gain_list_sums(PyObject *self, PyObject *args) {
     for (Py_ssize_t r = 0; r < rows && !declined; r++) {
         const double *g = (const double *)gains.buf + r * width, *best = (const double *)ideal.buf + r * ideal_width;
         const int64_t *at = (const int64_t *)position.buf + r * width;
-        /* which entries are within, the row's last one within (its end: one past it), its first rank with a gain */
+        /* which entries are within, the row's last one within (its end: one past it), its first rank with a gain,
+         * and whether its ranks ascend (then the entries within a bound are those before the first past it) */
         Py_ssize_t end = 0;
         int64_t earliest = deepest + 1;
+        int ascending = 1;
         for (Py_ssize_t c = 0; c < width; c++) {
             within[c] = at[c] <= deepest && g[c] > 0;
             if (within[c]) end = c + 1;
             if (g[c] > 0 && at[c] < earliest) earliest = at[c];
+            if (c && at[c] < at[c - 1]) ascending = 0;
         }
         ((int64_t *)first.buf)[r] = earliest;
         Py_ssize_t last = ideal_width ? ideal_width : 1;
@@ -690,7 +693,11 @@ PyObject *gain_list_sums(PyObject *self, PyObject *args) {
         for (Py_ssize_t j = 0; j < cutoffs; j++) {
             Py_ssize_t n = column[j], upto = end < n ? end : n, entries = 0;
             const unsigned char *mask = within;
-            if (bound[j] >= 0) {
+            if (bound[j] >= 0 && ascending) {  /* the terms within, up to the first entry past the bound */
+                Py_ssize_t below = 0;
+                while (below < upto && at[below] <= bound[j]) below++;
+                upto = below;
+            } else if (bound[j] >= 0) {
                 for (Py_ssize_t c = 0; c < upto; c++) kept[c] = within[c] && at[c] <= bound[j];
                 mask = kept;
             }
@@ -712,11 +719,13 @@ PyObject *gain_list_sums(PyObject *self, PyObject *args) {
                     top = g[c];
                     preferred = c;
                 }
-            for (Py_ssize_t c = 0; c <= preferred; c++) {
-                row[c] = mask[c] ? term[TERM_RATIO][c] : 0.0;
-                counted += mask[c];
+            const double *ratios = term[TERM_RATIO];
+            for (Py_ssize_t c = 0; c <= preferred; c++) counted += mask[c];
+            if (mask != within) {
+                for (Py_ssize_t c = 0; c <= preferred; c++) row[c] = mask[c] ? ratios[c] : 0.0;
+                ratios = row;
             }
-            ((double *)total.buf)[j * rows + r] = 0.0 + pairwise_sum_prefix(row, n, preferred + 1);
+            ((double *)total.buf)[j * rows + r] = 0.0 + pairwise_sum_prefix(ratios, n, preferred + 1);
             ((int64_t *)count.buf)[j * rows + r] = counted;
             ((unsigned char *)any.buf)[j * rows + r] = preferred >= 0;
         }
