@@ -41,6 +41,7 @@ class Hits:
         self.n_topics, self.n_columns = n_topics, qrels.max_intents
         self.slot = slot                                  # (n,) row of the hit's topic
         self.hit_position = position                      # (n,) its 1-based rank
+        self.row = row                                    # (n,) its row in the qrels
         self.column = group_positions(slot) - 1           # (n,) its column in the (T, H) grid
         self.width = max(int(self.column.max(initial=-1)) + 1, 1)
         self._cell = slot * self.width + self.column      # (n,) its cell in the grid, flattened
