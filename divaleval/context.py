@@ -128,6 +128,7 @@ class RunContext:
         # sums at all of them are made in one pass (:class:`~divaleval.measures.ncu.lists.GainList`).
         self.cutoffs = cutoffs
         self.cache: dict = {}
+        self._hits_to: dict[int, Hits] = {}
 
     @property
     def n_topics(self) -> int:
@@ -198,6 +199,20 @@ class RunContext:
         slot, row, position = self.judged_lines
         hit = np.flatnonzero(self.qrels.row_relevant[row])
         return Hits(slot[hit], position[hit], row[hit], self.qrels, self.n_topics)
+
+    def hits_to(self, depth: int) -> Hits:
+        """The hits ranked at or above ``depth``, laid out as :attr:`hits` lays out all of them (each topic's
+        first hits, in its first columns). What depends only on the hits above one (its c(r, i), its pairs'
+        running sums) is the same there: a measure that reads only the first ranks computes it for far fewer
+        hits (kept per depth)."""
+        hits = self.hits
+        if depth >= int(hits.hit_position.max(initial=0)):
+            return hits
+        if depth not in self._hits_to:
+            kept = np.flatnonzero(hits.hit_position <= depth)
+            self._hits_to[depth] = Hits(hits.slot[kept], hits.hit_position[kept], hits.row[kept], self.qrels,
+                                        self.n_topics)
+        return self._hits_to[depth]
 
 
 def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | None) -> np.ndarray:

@@ -145,7 +145,15 @@ def ranked_gain_list(ctx: RunContext, ideal_gains: RowGains, run_gains: RowGains
         gain = row_gain[row]
         hit = np.flatnonzero(gain > 0)  # (indices: much cheaper to take by than a boolean mask)
         gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (position[hit], PAST_END))
-    return GainList.of(gains, position, every_row.ideal[ctx.topics], (every_row, ctx.topics), ctx.cutoffs)
+    return GainList.of(gains, position, _rows_of(every_row.ideal, ctx.topics), (every_row, ctx.topics), ctx.cutoffs)
+
+
+def _rows_of(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``values[rows]`` for ascending distinct ``rows``: ``values`` itself where they are all of its rows (every
+    topic scored), rather than a copy."""
+    if len(rows) == len(values) and (not len(rows) or (rows[0] == 0 and rows[-1] == len(values) - 1)):
+        return values
+    return values[rows]
 
 
 @memoised
@@ -210,5 +218,5 @@ def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
     position = hits.position_by_intent
     every_row = _intent_ideal_ranking(ctx.qrels, gain_table)
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
-    return GainList.of(gains, position, every_row.ideal[rows], (every_row, rows), ctx.cutoffs)
+    return GainList.of(gains, position, _rows_of(every_row.ideal, rows), (every_row, rows), ctx.cutoffs)
 
