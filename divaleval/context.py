@@ -15,7 +15,8 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import group_positions
-from .native import PairLayout, Passes, hit_pairs, pair_layout, pair_passes, pair_running_sums, pair_sums
+from .native import (PairLayout, Passes, graded_pair_sums, hit_pairs, pair_layout, pair_passes, pair_running_sums,
+                     pair_sums)
 from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
 from .model.settings import Settings
@@ -100,6 +101,13 @@ class Hits:
     def per_hit_sum(self, values: np.ndarray) -> np.ndarray:
         """(n,) each hit's sum of its pairs' ``values``, added in intent order."""
         return pair_sums(values, self.pair_count, self.first_pair, lambda: self._passes)
+
+    def graded_gains(self, level_gain: np.ndarray, top: np.ndarray, weight: np.ndarray, powers: np.ndarray,
+                     kept: np.ndarray | None = None) -> np.ndarray:
+        """(n,) each hit's sum, in intent order, of its pairs' ``weight[key] * ((level_gain[level] / top[key]) *
+        powers[c(r, i)])`` (times ``kept`` per pair, where given): the graded novelty gain, in one pass."""
+        return graded_pair_sums(self.pair_level, self.pair_key, self.pair_prior, kept, level_gain, top, weight, powers,
+                                self.pair_count, self.first_pair, lambda: self._passes)
 
     def coverage_at(self, cutoff: int) -> np.ndarray:
         """(T, I) hits relevant to each intent ranked at or above ``cutoff`` (kept per cutoff)."""

@@ -7,8 +7,8 @@
  *   sums.c    masked row sums and P+'s parts (at one cutoff or several), the blended ratio, ERR's stopping
  *             probabilities, every NCU kernel's sums of a gain list at once, GAP's terms, infAP's and bpref's
  *             sums (twins: divaleval/native/sums.py)
- *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit, their grouping by intent and
- *             running sums per intent
+ *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit (graded novelty gains among
+ *             them), their grouping by intent and running sums per intent
  *             (twins: divaleval/native/hits.py)
  *   module.c  the method table
  *
@@ -79,11 +79,13 @@ PyObject *inferred_precision_sums(PyObject *self, PyObject *args);
 PyObject *bpref_sums(PyObject *self, PyObject *args);
 
 /* hits.c */
-extern const char hit_pair_counts_doc[], hit_pairs_doc[], pair_sums_doc[], pair_layout_doc[], pair_running_sums_doc[];
+extern const char hit_pair_counts_doc[], hit_pairs_doc[], pair_sums_doc[], pair_layout_doc[], pair_running_sums_doc[],
+    graded_pair_sums_doc[];
 PyObject *hit_pair_counts(PyObject *self, PyObject *args);
 PyObject *hit_pairs(PyObject *self, PyObject *args);
 PyObject *pair_sums(PyObject *self, PyObject *args);
 PyObject *pair_layout(PyObject *self, PyObject *args);
 PyObject *pair_running_sums(PyObject *self, PyObject *args);
+PyObject *graded_pair_sums(PyObject *self, PyObject *args);
 
 #endif

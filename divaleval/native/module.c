@@ -23,6 +23,7 @@ static PyMethodDef methods[] = {
     {"pair_sums", pair_sums, METH_VARARGS, pair_sums_doc},
     {"pair_layout", pair_layout, METH_VARARGS, pair_layout_doc},
     {"pair_running_sums", pair_running_sums, METH_VARARGS, pair_running_sums_doc},
+    {"graded_pair_sums", graded_pair_sums, METH_VARARGS, graded_pair_sums_doc},
     {NULL, NULL, 0, NULL},
 };
 

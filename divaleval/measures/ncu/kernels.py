@@ -25,8 +25,8 @@ from typing import Callable
 
 import numpy as np
 
-from ...arrays import (TERM_KINDS, GainListSums, blended_ratio, cut_p_plus_parts, cut_row_sums, err_probability, gain_list_sums,
-                        p_plus_parts)
+from ...arrays import (TERM_KINDS, GainListSums, blended_ratio, cut_p_plus_parts, cut_row_sums, err_probability,
+                        gain_list_sums, p_plus_parts)
 from ...context import PAST_END
 from ..core import memoised
 from ..core.kernels import (
