@@ -14,8 +14,8 @@ import pyarrow as pa
 # Row reductions the measures share, numpy's to the bit (by a compiled kernel where divaleval/native takes
 # one): named here so that a measure names what it computes, never how it is computed.
 from .native import (  # noqa: F401
-    blended_ratio, bpref_sums, cut_p_plus_parts, cut_row_sums, err_probability, gap_terms, inferred_precision_sums,
-    masked_row_sums, p_plus_parts)
+    TERM_KINDS, GainListSums, blended_ratio, bpref_sums, cut_p_plus_parts, cut_row_sums, err_probability,
+    gain_list_sums, gap_terms, inferred_precision_sums, masked_row_sums, p_plus_parts)
 
 
 # pyarrow's to_numpy() and pa.array() import pandas on first use (0.2 s of start-up the command line

@@ -15,7 +15,8 @@ from functools import cached_property
 import numpy as np
 
 from .arrays import group_positions
-from .native import PairLayout, Passes, hit_pairs, pair_layout, pair_passes, pair_running_sums, pair_sums
+from .native import (PairLayout, Passes, graded_pair_sums, hit_pairs, pair_layout, pair_passes, pair_running_sums,
+                     pair_sums)
 from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
 from .model.settings import Settings
@@ -41,6 +42,7 @@ class Hits:
         self.n_topics, self.n_columns = n_topics, qrels.max_intents
         self.slot = slot                                  # (n,) row of the hit's topic
         self.hit_position = position                      # (n,) its 1-based rank
+        self.row = row                                    # (n,) its row in the qrels
         self.column = group_positions(slot) - 1           # (n,) its column in the (T, H) grid
         self.width = max(int(self.column.max(initial=-1)) + 1, 1)
         self._cell = slot * self.width + self.column      # (n,) its cell in the grid, flattened
@@ -100,6 +102,13 @@ class Hits:
         """(n,) each hit's sum of its pairs' ``values``, added in intent order."""
         return pair_sums(values, self.pair_count, self.first_pair, lambda: self._passes)
 
+    def graded_gains(self, level_gain: np.ndarray, top: np.ndarray, weight: np.ndarray, powers: np.ndarray,
+                     kept: np.ndarray | None = None) -> np.ndarray:
+        """(n,) each hit's sum, in intent order, of its pairs' ``weight[key] * ((level_gain[level] / top[key]) *
+        powers[c(r, i)])`` (times ``kept`` per pair, where given): the graded novelty gain, in one pass."""
+        return graded_pair_sums(self.pair_level, self.pair_key, self.pair_prior, kept, level_gain, top, weight, powers,
+                                self.pair_count, self.first_pair, lambda: self._passes)
+
     def coverage_at(self, cutoff: int) -> np.ndarray:
         """(T, I) hits relevant to each intent ranked at or above ``cutoff`` (kept per cutoff)."""
         if cutoff not in self._coverage:
@@ -127,6 +136,7 @@ class RunContext:
         # sums at all of them are made in one pass (:class:`~divaleval.measures.ncu.lists.GainList`).
         self.cutoffs = cutoffs
         self.cache: dict = {}
+        self._hits_to: dict[int, Hits] = {}
 
     @property
     def n_topics(self) -> int:
@@ -197,6 +207,20 @@ class RunContext:
         slot, row, position = self.judged_lines
         hit = np.flatnonzero(self.qrels.row_relevant[row])
         return Hits(slot[hit], position[hit], row[hit], self.qrels, self.n_topics)
+
+    def hits_to(self, depth: int) -> Hits:
+        """The hits ranked at or above ``depth``, laid out as :attr:`hits` lays out all of them (each topic's
+        first hits, in its first columns). What depends only on the hits above one (its c(r, i), its pairs'
+        running sums) is the same there: a measure that reads only the first ranks computes it for far fewer
+        hits (kept per depth)."""
+        hits = self.hits
+        if depth >= int(hits.hit_position.max(initial=0)):
+            return hits
+        if depth not in self._hits_to:
+            kept = np.flatnonzero(hits.hit_position <= depth)
+            self._hits_to[depth] = Hits(hits.slot[kept], hits.hit_position[kept], hits.row[kept], self.qrels,
+                                        self.n_topics)
+        return self._hits_to[depth]
 
 
 def prefix_sum_at(cumulative: np.ndarray, position: np.ndarray, cutoff: int | None) -> np.ndarray:

@@ -168,6 +168,16 @@ def test_gain_tables(tmp_path):
         assert got.loc["1", "nDCG@3"] == pytest.approx(expected), table
 
 
+def test_a_relevant_level_without_gain(tmp_path):
+    """A gain table that gives level 1 no gain: the document judged L1 is relevant (a hit) but has no gain, so
+    the gain list is not the hits' own (b: 0, a: 3, c at L5 clipped to the table's last level: 3)."""
+    qrels = write(tmp_path / "q.txt", ["1 a L2", "1 b L1", "1 c L5"])
+    run = write(tmp_path / "r.txt", ["1 Q0 b 1 2 r", "1 Q0 a 2 1 r", "1 Q0 c 3 0 r"])
+    got = scores(qrels, run, ["nDCG@3", "nDCG@2"], gain="0:3")
+    assert got.loc["1", "nDCG@3"] == pytest.approx((3 / LOG2(3) + 3 / 2) / (3 + 3 / LOG2(3)))
+    assert got.loc["1", "nDCG@2"] == pytest.approx((3 / LOG2(3)) / (3 + 3 / LOG2(3)))
+
+
 def test_bad_gain_and_compat_options():
     from conftest import run_cli
 

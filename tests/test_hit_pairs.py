@@ -131,3 +131,43 @@ def test_pair_running_sums_by_hand():
     assert running.tobytes() == np.array([0.1, -0.0, 0.1 + 0.2, 5.0, (0.1 + 0.2) + 0.4]).tobytes()
     assert native.kernels().pair_running_sums(values, np.array([0, 1, 2, 3, 9], dtype=np.int64),
                                               np.zeros(5, dtype=np.int64), np.empty(5)) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_graded_pair_sums_give_the_twin_s_bits(seed):
+    """Each hit's graded novelty gain, compiled and numpy, to the bit: random pairs, levels, denominators,
+    weights (of mixed signs and magnitudes) and powers, with and without the saturation's flags."""
+    pair_count, first_pair, key, groups, _ = random_pairs(seed + 200)
+    layout = hits.pair_layout(key, groups)
+    rng = np.random.default_rng(seed)
+    level = rng.integers(1, 5, len(key)).astype(np.int16)
+    level_gain = np.exp2(np.arange(5.0)) - 1.0
+    top = np.exp2(rng.integers(1, 5, groups).astype(np.float64))
+    weight = rng.standard_normal(groups) * 10.0 ** rng.integers(-8, 9, groups)
+    powers = np.cumprod(np.r_[1.0, np.full(max(layout[3], 1), 0.3)])
+    for kept in (None, rng.random(len(key)) < 0.6):
+        args = (level, key, layout[1], kept, level_gain, top, weight, powers, pair_count, first_pair)
+        compiled = hits.graded_pair_sums(*args, lambda: pytest.fail("the twin was taken"))
+        twin = hits._numpy_graded_pair_sums(*args[:8], len(pair_count),
+                                            lambda: hits.pair_passes(pair_count, first_pair))
+        assert compiled.tobytes() == twin.tobytes()
+
+
+def test_graded_pair_sums_by_hand():
+    # Hit 0: pairs (level 2, key 1, c 0) and (level 1, key 0, c 1); hit 1: (level 3, key 1, c 1), flagged off.
+    # Gains 2^L - 1 over 2^Lmax (key 0: 2, key 1: 8), times 0.5^c, times the key's weight (0.25, 0.75).
+    args = (np.array([2, 1, 3], dtype=np.int16), np.array([1, 0, 1], dtype=np.int64),
+            np.array([0, 1, 1], dtype=np.int64))
+    tables = (np.exp2(np.arange(4.0)) - 1.0, np.array([2.0, 8.0]), np.array([0.25, 0.75]), np.array([1.0, 0.5]))
+    counts = np.array([2, 1], dtype=np.int64), np.array([0, 2], dtype=np.int64)
+    for on in (True, False):
+        total = hits.graded_pair_sums(*args, None, *tables, *counts, lambda: hits.pair_passes(*counts)) if on else \
+            hits._numpy_graded_pair_sums(*args, None, *tables, 2, lambda: hits.pair_passes(*counts))
+        assert total.tolist() == [0.75 * 3 / 8 + 0.25 * 1 / 2 * 0.5, 0.75 * 7 / 8 * 0.5]
+    kept = np.array([True, True, False])
+    assert hits.graded_pair_sums(*args, kept, *tables, *counts, list).tolist() == [0.75 * 3 / 8 + 0.25 * 1 / 2 * 0.5,
+                                                                                   0.0]
+    # An index outside its table: declined.
+    one, none = np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    assert native.kernels().graded_pair_sums(np.array([9], dtype=np.int16), none, none, np.zeros(0, dtype=bool),
+                                             *tables, one, none, np.empty(1)) is None

@@ -784,6 +784,7 @@ def test_sums_at_every_cutoff_at_once_are_each_cutoffs_sums(seed):
             with kernels_on(on):
                 assert (native.kernel("cut_row_sums") is not None) == on
                 assert (native.kernel("cut_p_plus_parts") is not None) == on
+                assert (native.kernel("gain_list_sums") is not None) == on
                 values = [kernel(gl, cutoff, **params) for kernel, params in kernels for cutoff in cutoffs
                           if width or kernel is not ncu.p_plus]  # (numpy has no largest gain of none)
                 values += [ncu.precision(gl, cutoff) for cutoff in cutoffs[1:]]
@@ -818,6 +819,62 @@ def test_sums_at_cutoffs_on_both_paths():
             mask = within & (position <= bound) if bound >= 0 else within
             expected = np.where(mask[:, :count], values[:, :count], 0.0).sum(axis=1)
             assert results[True][0][j] == expected.view(np.int64).tolist()
+
+
+@pytest.mark.parametrize("width", [0, 1, 7, 8, 9, 64, 75, 129, 300])
+def test_gain_list_sums_on_both_paths(width):
+    """Every NCU kernel's sums of a list at once, compiled and numpy, to the bit: rows of every length (padding
+    after; some whose ranks do not ascend), entries past the deepest rank, cutoffs inside, past and without a
+    bound, column counts of every class numpy's pairwise sum treats apart, and tables of mixed signs (sums of
+    zero, of either sign, with them)."""
+    from divaleval.context import PAST_END
+    from divaleval.native.sums import gain_list_sums
+
+    rng = np.random.default_rng(width)
+    gl = random_gain_list(rng, 60, width, 9)
+    if width:  # (a list's ranks ascend along its rows; any order is summed the same)
+        gl.position[::7] = rng.permuted(gl.position[::7], axis=1)
+    deepest = int(np.r_[gl.position[gl.position < PAST_END], 0].max()) - 1
+    bounds = np.array([1, 5, 20, 10 ** 9, -1], dtype=np.int64)
+    columns = np.array([min(width, 8), min(width, 8), min(width, 24), width, width], dtype=np.int64)
+    tables = [rng.standard_normal(n) * rng.choice([0.0, -0.0, 1.0, 1e-300], n) + rng.choice([0.0, 1.0], n)
+              for n in (width + 3, width // 2 + 1, 1)]
+    results = {}
+    for on in (True, False):
+        with kernels_on(on):
+            assert (native.kernel("gain_list_sums") is not None) == on
+            for top in (deepest, PAST_END - 1):
+                got = gain_list_sums(gl.gains, gl.position, gl.ideal, gl.top_gain, top, *tables, 0.7, bounds, columns)
+                results.setdefault(on, []).extend(
+                    [got.sums.view(np.int64).tolist(), got.first.tolist(), got.p_plus[0].view(np.int64).tolist(),
+                     got.p_plus[1].tolist(), got.p_plus[2].tolist()])
+    assert results[True] == results[False]
+
+
+def test_gain_list_sums_by_hand():
+    """One list of gains 3, 0, 1 at ranks 1, 2, 4 (ideal 3, 1, 1; beta 1; tables 1/log2(r+1), 0.5^(r-1),
+    0.5^r), the sums worked out by hand, on both paths."""
+    from divaleval.native.sums import TERM_KINDS, gain_list_sums
+
+    gains, position = np.array([[3.0, 0.0, 1.0]]), np.array([[1, 2, 4]], dtype=np.int64)
+    ideal, top_gain = np.array([[3.0, 1.0, 1.0]]), np.array([3.0])
+    ranks = np.arange(6)
+    discount = np.r_[1.0, 1 / np.log2(ranks[1:] + 1.0)]
+    # cutoffs: the whole list, and rank 2 (entry 0 alone)
+    bounds, columns = np.array([-1, 2], dtype=np.int64), np.array([3, 3], dtype=np.int64)
+    # P_ERR: 3/4, then 0, then (1/4)(1/4)(1) = 1/16; BR: (1+3)/(1+3) = 1, then (2+4)/(4+5) = 2/3
+    expected = {"precision": (1 + 2 / 4, 1.0), "discounted": (3 + 1 / math.log2(5), 3.0), "ratio": (1 + 2 / 3, 1.0),
+                "err": (3 / 4 + 1 / 16 / 4, 3 / 4), "ebr": (3 / 4 + 1 / 16 * 2 / 3, 3 / 4),
+                "rbp": (3 + 1 / 8, 3.0), "irbu": (3 / 4 / 2 + 1 / 16 / 16, 3 / 8), "one": (2.0, 1.0)}
+    for on in (True, False):
+        with kernels_on(on):
+            got = gain_list_sums(gains, position, ideal, top_gain, 10, discount, 0.5 ** (ranks - 1.0), 0.5 ** ranks,
+                                 1.0, bounds, columns)
+        for kind, values in expected.items():
+            assert got.sums[TERM_KINDS.index(kind), :, 0].tolist() == pytest.approx(values, rel=1e-15), (kind, on)
+        assert got.first.tolist() == [1]
+        # P+: the largest gain within comes first, so BR at rank 1 alone, at either cutoff
+        assert [part[:, 0].tolist() for part in got.p_plus] == [[1.0, 1.0], [1, 1], [True, True]]
 
 
 @pytest.mark.parametrize("probabilities", [(1.0,), (0.5, 0.3, 0.2), (0.25, 0.0, 0.75, 1e-9)])

@@ -189,6 +189,24 @@ def test_eu_ct_and_srr_by_hand():
     assert got.loc["0002", "S-RR@100%"] == pytest.approx(1 / 4)
 
 
+def test_cube_test_at_cutoffs_above_the_last_hit_by_hand(tmp_path):
+    """CT at cutoffs that end above the ranking's last hit reads only the first hits (d1 at rank 1, d2 at rank
+    3 within 4): the same terms; and a cutoff above every hit scores 0."""
+    got = aspect_scores(["CT@2", "CT@4", "CT(level=0.9)@4"])
+    assert got.loc["0001", "CT@2"] == pytest.approx(TERMS[1], abs=1e-12)
+    assert got.loc["0001", "CT@4"] == pytest.approx(TERMS[1] + TERMS[3] / 3, abs=1e-12)
+    assert got.loc["0001", "CT(level=0.9)@4"] == pytest.approx(TERMS[1] + TERMS[3] / 3, abs=1e-12)
+    run = tmp_path / "run"  # d5 (L0) and d7 (unjudged) above d1
+    run.write_text("".join(f"0001 Q0 {doc} {rank} {10 - rank} r\n" for rank, doc in enumerate(["d5", "d7", "d1"], 1)))
+    frame = quiet(str(TINY / "ex.Dqrels"), str(run), measures=["CT@2", "CT@3"], iprob=str(TINY / "ex.Iprob"),
+                  order="file").set_index("topic")
+    assert frame.loc["0001", "CT@2"] == 0.0
+    assert frame.loc["0001", "CT@3"] == pytest.approx(TERMS[1] / 3, abs=1e-12)
+    frame = quiet(str(TINY / "ex.Dqrels"), str(run), measures=["CT@2"], iprob=str(TINY / "ex.Iprob"),
+                  order="file").set_index("topic")
+    assert frame.loc["0001", "CT@2"] == 0.0
+
+
 def test_srr_is_zero_when_an_intent_is_never_covered(tmp_path):
     qrels = write(tmp_path / "q.txt", ["1 1 a 1", "1 2 b 1"])
     run = write(tmp_path / "r.txt", ["1 Q0 a 1 2 r", "1 Q0 c 2 1 r"])

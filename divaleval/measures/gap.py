@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arrays import gap_terms, pad_groups
-from ..context import PAST_END, RunContext
+from ..arrays import gap_terms
+from ..context import RunContext
 from ..model.qrels import Qrels
 from .core import OPTIONAL, Param, measure, memoised
 from .core.kernels import divide_or_zero
@@ -87,9 +87,8 @@ def _gap_terms(ctx: RunContext, g: tuple[float, ...]) -> tuple[np.ndarray, np.nd
     and their ranks (PAST_END padding)."""
     qrels = ctx.qrels
     probabilities = _thresholds_of(qrels, g)
-    slot, row, position = ctx.judged_lines  # (an unjudged document has grade 0)
-    grade = document_grades(qrels)[row]
-    hit = np.flatnonzero(grade > 0)
-    grade_h, position = pad_groups(slot[hit], ctx.n_topics, (grade[hit], 0), (position[hit], PAST_END))
+    # The documents of grade > 0 (a level >= 1 for some intent) are the hits: their grades in the hits' grid.
+    hits = ctx.hits
+    grade, position = hits.grid(document_grades(qrels)[hits.row], 0), hits.position
     # sum_{m<=n} G(min(c_m, c_n)) = sum_j g_j [j <= c_n] #{m <= n: c_m >= j}
-    return gap_terms(grade_h, position, probabilities), position
+    return gap_terms(grade, position, probabilities), position

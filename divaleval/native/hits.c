@@ -238,3 +238,75 @@ release:
     PyBuffer_Release(&out);
     return result;
 }
+
+KERNEL_DOC(graded_pair_sums_doc,
+"graded_pair_sums(level, key, prior, kept, level_gain, top, weight, powers, count, first, total) -> True, or None\n\n"
+"Each hit's graded novelty gain, summed over its pairs in pair order from 0.0: total[h] = (0.0 + w t) + w t ...\n"
+"with, per pair p, r = level_gain[level[p]] / top[key[p]], t = (r * powers[prior[p]]) (times kept[p] where kept\n"
+"is not empty: 1.0 or 0.0) and w = weight[key[p]], every operation numpy's, in numpy's order. level int16, key\n"
+"and prior int64 (pairs), kept bool (pairs, or empty), level_gain, top, weight and powers float64 tables, count\n"
+"and first int64 and total float64 (hits). None (total not filled) where an index lies outside its table or a\n"
+"hit's pairs outside the pairs.");
+
+PyObject *graded_pair_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer level, key, prior, kept, level_gain, top, weight, powers, count, first, total;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*y*y*w*:graded_pair_sums", &level, &key, &prior, &kept, &level_gain,
+                          &top, &weight, &powers, &count, &first, &total))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t pairs = key.len / 8, hits = count.len / 8, levels = level_gain.len / 8, keys = top.len / 8,
+               rises = powers.len / 8;
+    if (key.len % 8 || level.len != pairs * 2 || prior.len != key.len || (kept.len && kept.len != pairs) ||
+        level_gain.len % 8 || top.len % 8 || weight.len != top.len || powers.len % 8 || count.len % 8 ||
+        first.len != count.len || total.len != count.len) {
+        PyErr_SetString(PyExc_ValueError, "graded_pair_sums: arrays of the wrong sizes");
+        goto release;
+    }
+    double *terms = PyMem_Malloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(double));
+    if (terms == NULL) {
+        PyErr_NoMemory();
+        goto release;
+    }
+    const int16_t *lv = level.buf;
+    const int64_t *k = key.buf, *c = prior.buf, *pair_count = count.buf, *pair_first = first.buf;
+    const unsigned char *keep = kept.len ? kept.buf : NULL;
+    const double *gain = level_gain.buf, *best = top.buf, *w = weight.buf, *power = powers.buf;
+    double *sum = total.buf;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    /* every index checked first, then the terms in one branch-free pass, then each hit's sum */
+    for (Py_ssize_t j = 0; j < pairs; j++)
+        bad |= (lv[j] < 0) | (lv[j] >= levels) | (k[j] < 0) | (k[j] >= keys) | (c[j] < 0) | (c[j] >= rises);
+    for (Py_ssize_t h = 0; h < hits && !bad; h++)
+        bad = pair_first[h] < 0 || pair_count[h] < 0 || pair_first[h] > pairs - pair_count[h];
+    if (!bad) {
+        for (Py_ssize_t j = 0; j < pairs; j++) {
+            double term = (gain[lv[j]] / best[k[j]]) * power[c[j]];
+            if (keep) term = term * (keep[j] ? 1.0 : 0.0);
+            terms[j] = w[k[j]] * term;
+        }
+        for (Py_ssize_t h = 0; h < hits; h++) {
+            double s = 0.0;
+            for (int64_t j = pair_first[h]; j < pair_first[h] + pair_count[h]; j++) s = s + terms[j];
+            sum[h] = s;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(terms);
+    result = bad ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    PyBuffer_Release(&level);
+    PyBuffer_Release(&key);
+    PyBuffer_Release(&prior);
+    PyBuffer_Release(&kept);
+    PyBuffer_Release(&level_gain);
+    PyBuffer_Release(&top);
+    PyBuffer_Release(&weight);
+    PyBuffer_Release(&powers);
+    PyBuffer_Release(&count);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&total);
+    return result;
+}

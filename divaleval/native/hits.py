@@ -140,3 +140,31 @@ def _numpy_pair_running_sums(values: np.ndarray, layout: PairLayout, groups: int
     out = np.empty(len(order), dtype=grid.dtype)
     out[order] = grid[cell]
     return out
+
+
+def graded_pair_sums(level: np.ndarray, key: np.ndarray, prior: np.ndarray, kept: np.ndarray | None,
+                     level_gain: np.ndarray, top: np.ndarray, weight: np.ndarray, powers: np.ndarray,
+                     pair_count: np.ndarray, first_pair: np.ndarray, passes: Callable[[], Passes]) -> np.ndarray:
+    """(hits,) each hit's graded novelty gain: the sum, over its pairs in pair order from 0.0, of ``weight[key] *
+    ((level_gain[level] / top[key]) * powers[prior])`` (the term times ``kept``, where given), per pair ``key``
+    its (topic, intent) and ``prior`` its c(r, i). The kernel computes and adds a hit's terms in one loop, each
+    operation numpy's in numpy's order; the twin computes the terms, then adds them as :func:`pair_sums`."""
+    sums = kernel("graded_pair_sums")
+    tables = [np.ascontiguousarray(table, dtype=np.float64) for table in (level_gain, top, weight, powers)]
+    if sums is not None and level.dtype == np.int16 and _int64(key) and _int64(prior) and _int64(pair_count) \
+            and _int64(first_pair) and len(level) == len(key) == len(prior) and len(first_pair) == len(pair_count) \
+            and (kept is None or (kept.dtype == np.bool_ and len(kept) == len(key))):
+        total = np.empty(len(pair_count))
+        flags = np.zeros(0, dtype=bool) if kept is None else np.ascontiguousarray(kept)
+        if sums(np.ascontiguousarray(level), key, prior, flags, *tables, pair_count, first_pair, total) is not None:
+            return total
+    return _numpy_graded_pair_sums(level, key, prior, kept, *tables, len(pair_count), passes)
+
+
+def _numpy_graded_pair_sums(level: np.ndarray, key: np.ndarray, prior: np.ndarray, kept: np.ndarray | None,
+                            level_gain: np.ndarray, top: np.ndarray, weight: np.ndarray, powers: np.ndarray,
+                            hits: int, passes: Callable[[], Passes]) -> np.ndarray:
+    terms = (level_gain[level] / top[key]) * powers[prior]
+    if kept is not None:
+        terms = terms * kept
+    return _numpy_pair_sums(weight[key] * terms, hits, passes())

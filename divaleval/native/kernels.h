@@ -5,9 +5,10 @@
  *   match.c   matching (group, text) keys to a table of judged keys (twin: divaleval/model/text_keys.py)
  *   print.c   printing numbers as printf("%.<digits>f") (twin: divaleval/output/formatting.py)
  *   sums.c    masked row sums and P+'s parts (at one cutoff or several), the blended ratio, ERR's stopping
- *             probabilities, GAP's terms, infAP's and bpref's sums (twins: divaleval/native/sums.py)
- *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit, their grouping by intent and
- *             running sums per intent
+ *             probabilities, every NCU kernel's sums of a gain list at once, GAP's terms, infAP's and bpref's
+ *             sums (twins: divaleval/native/sums.py)
+ *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit (graded novelty gains among
+ *             them), their grouping by intent and running sums per intent
  *             (twins: divaleval/native/hits.py)
  *   module.c  the method table
  *
@@ -64,23 +65,27 @@ PyObject *fixed_rows(PyObject *self, PyObject *args);
 
 /* sums.c */
 extern const char masked_row_sums_doc[], cut_row_sums_doc[], p_plus_parts_doc[], cut_p_plus_parts_doc[],
-    blended_ratio_doc[], err_probability_doc[], gap_terms_doc[], inferred_precision_sums_doc[], bpref_sums_doc[];
+    blended_ratio_doc[], err_probability_doc[], gain_list_sums_doc[], gap_terms_doc[], inferred_precision_sums_doc[],
+    bpref_sums_doc[];
 PyObject *masked_row_sums(PyObject *self, PyObject *args);
 PyObject *cut_row_sums(PyObject *self, PyObject *args);
 PyObject *p_plus_parts(PyObject *self, PyObject *args);
 PyObject *cut_p_plus_parts(PyObject *self, PyObject *args);
 PyObject *blended_ratio(PyObject *self, PyObject *args);
 PyObject *err_probability(PyObject *self, PyObject *args);
+PyObject *gain_list_sums(PyObject *self, PyObject *args);
 PyObject *gap_terms(PyObject *self, PyObject *args);
 PyObject *inferred_precision_sums(PyObject *self, PyObject *args);
 PyObject *bpref_sums(PyObject *self, PyObject *args);
 
 /* hits.c */
-extern const char hit_pair_counts_doc[], hit_pairs_doc[], pair_sums_doc[], pair_layout_doc[], pair_running_sums_doc[];
+extern const char hit_pair_counts_doc[], hit_pairs_doc[], pair_sums_doc[], pair_layout_doc[], pair_running_sums_doc[],
+    graded_pair_sums_doc[];
 PyObject *hit_pair_counts(PyObject *self, PyObject *args);
 PyObject *hit_pairs(PyObject *self, PyObject *args);
 PyObject *pair_sums(PyObject *self, PyObject *args);
 PyObject *pair_layout(PyObject *self, PyObject *args);
 PyObject *pair_running_sums(PyObject *self, PyObject *args);
+PyObject *graded_pair_sums(PyObject *self, PyObject *args);
 
 #endif

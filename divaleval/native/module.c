@@ -14,6 +14,7 @@ static PyMethodDef methods[] = {
     {"cut_p_plus_parts", cut_p_plus_parts, METH_VARARGS, cut_p_plus_parts_doc},
     {"blended_ratio", blended_ratio, METH_VARARGS, blended_ratio_doc},
     {"err_probability", err_probability, METH_VARARGS, err_probability_doc},
+    {"gain_list_sums", gain_list_sums, METH_VARARGS, gain_list_sums_doc},
     {"gap_terms", gap_terms, METH_VARARGS, gap_terms_doc},
     {"inferred_precision_sums", inferred_precision_sums, METH_VARARGS, inferred_precision_sums_doc},
     {"bpref_sums", bpref_sums, METH_VARARGS, bpref_sums_doc},
@@ -22,6 +23,7 @@ static PyMethodDef methods[] = {
     {"pair_sums", pair_sums, METH_VARARGS, pair_sums_doc},
     {"pair_layout", pair_layout, METH_VARARGS, pair_layout_doc},
     {"pair_running_sums", pair_running_sums, METH_VARARGS, pair_running_sums_doc},
+    {"graded_pair_sums", graded_pair_sums, METH_VARARGS, graded_pair_sums_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -539,3 +539,216 @@ release:
     PyBuffer_Release(&out);
     return result;
 }
+
+/* -- every NCU kernel's sums of one gain list at its cutoffs, in one pass --------------------------------
+ * The terms each kernel of the family sums (divaleval/measures/ncu/kernels.py), computed entry by entry as
+ * numpy computes them (the running count, cumulative gain, BR and P_ERR as blended_ratio and err_probability
+ * compute them), then summed under each cutoff's mask as cut_row_sums sums: the row is read once for all of
+ * them rather than once per term array and again per sum. A row's entries past its last one within are
+ * masked out (zeros) in every sum, so they are neither computed nor read: adding a zero changes no other
+ * value, only, maybe, the sign of a zero sum, which the 0.0 every sum starts from settles. */
+
+enum { TERM_PRECISION, TERM_DISCOUNTED, TERM_RATIO, TERM_ERR, TERM_EBR, TERM_RBP, TERM_IRBU, TERM_ONE, TERM_KINDS };
+
+/* pairwise_sum(a, n) where a[m..n) are zeros (m <= n), reading a[0..m) only: the same value but, maybe, the
+ * sign of a zero. */
+static double pairwise_sum_prefix(const double *a, Py_ssize_t n, Py_ssize_t m) {
+    if (m >= n) return pairwise_sum(a, n);
+    if (m <= 0) return 0.0;
+    if (n < 8) {
+        double sum = 0.0;
+        for (Py_ssize_t i = 0; i < m; i++) sum += a[i];
+        return sum;
+    }
+    if (n <= PAIRWISE_BLOCK) {
+        double r[8];
+        Py_ssize_t i, strides = n - (n % 8);
+        for (int j = 0; j < 8; j++) r[j] = j < m ? a[j] : 0.0;
+        for (i = 8; i + 8 <= m && i < strides; i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        if (i < m && i < strides)  /* the stride m ends in */
+            for (int j = 0; i + j < m; j++) r[j] += a[i + j];
+        double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (i = strides; i < m; i++) sum += a[i];
+        return sum;
+    }
+    Py_ssize_t half = n / 2;
+    half -= half % 8;
+    if (m <= half) return pairwise_sum_prefix(a, half, m);
+    return pairwise_sum(a, half) + pairwise_sum_prefix(a + half, n - half, m - half);
+}
+
+static inline double at_rank(const double *table, Py_ssize_t length, int64_t rank) {
+    return table[rank < 0 ? 0 : rank >= length ? length - 1 : rank];  /* np.take(..., mode="clip") */
+}
+
+KERNEL_DOC(gain_list_sums_doc,
+"gain_list_sums(gains, position, ideal, top_gain, rows, width, ideal_width, deepest, discount, rbp_powers,\n"
+"               irbu_powers, beta, bounds, columns, sums, first, total, count, any)\n\n"
+"A gain list's sums at K cutoffs of every NCU kernel's terms, in one pass: gains float64 and position int64\n"
+"(rows, width), ideal float64 (rows, ideal_width), top_gain float64 (rows,), all in C order. At each entry,\n"
+"with C, cg, BR and P_ERR as blended_ratio and err_probability compute them, the terms (in this order) C/r,\n"
+"g discount[r], BR, P_ERR/r, P_ERR BR, g rbp_powers[r], P_ERR irbu_powers[r] and 1 (the tables float64,\n"
+"indexed by rank, clipped to their length as np.take clips); sums float64 (8, K, rows): for each term and\n"
+"cutoff j, cut_row_sums of the terms under within = (position <= deepest) & (gains > 0), bounds and columns\n"
+"int64 (K,) as cut_row_sums takes them; first int64 (rows,) each row's first rank with a gain (deepest + 1\n"
+"where none); total, count and any (K, rows) P+'s parts over BR at every cutoff, as cut_p_plus_parts gives\n"
+"them. Returns True, or None (declines) for a position below 1.");
+
+PyObject *gain_list_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer gains, position, ideal, top_gain, discount, rbp_powers, irbu_powers, bounds, columns, out, first,
+        total, count, any;
+    Py_ssize_t rows, width, ideal_width;
+    long long deepest;
+    double beta;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*nnnLy*y*y*dy*y*w*w*w*w*w*:gain_list_sums", &gains, &position, &ideal,
+                          &top_gain, &rows, &width, &ideal_width, &deepest, &discount, &rbp_powers, &irbu_powers,
+                          &beta, &bounds, &columns, &out, &first, &total, &count, &any))
+        return NULL;
+    PyObject *result = NULL;
+    double *scratch = NULL;
+    unsigned char *kept = NULL;
+    Py_ssize_t cutoffs = bounds.len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t discount_length = discount.len / 8, rbp_length = rbp_powers.len / 8, irbu_length = irbu_powers.len / 8;
+    const int64_t *bound = bounds.buf, *column = columns.buf;
+    int fits = holds(gains.len, rows, width, 8) && holds(position.len, rows, width, 8) &&
+               holds(ideal.len, rows, ideal_width, 8) && holds(top_gain.len, rows, 1, 8) &&
+               holds(bounds.len, cutoffs, 1, 8) && columns.len == bounds.len &&
+               holds(out.len, TERM_KINDS * cutoffs, rows, 8) && holds(first.len, rows, 1, 8) &&
+               holds(total.len, cutoffs, rows, 8) && holds(count.len, cutoffs, rows, 8) &&
+               holds(any.len, cutoffs, rows, 1) && discount_length > 0 && rbp_length > 0 && irbu_length > 0 &&
+               deepest < INT64_MAX;
+    for (Py_ssize_t j = 0; fits && j < cutoffs; j++) fits = column[j] >= 0 && column[j] <= width;
+    if (!fits) {
+        PyErr_SetString(PyExc_ValueError, "gain_list_sums: arrays of the wrong shapes");
+        goto release;
+    }
+    /* scratch: the terms within (0.0 elsewhere; TERM_ONE's row unused), a row under a cutoff's bound, the ideal's
+     * running sums */
+    Py_ssize_t ideal_room = ideal_width ? ideal_width : 1;
+    if (!(scratch = scratch_row((TERM_KINDS + 1) * width + ideal_room))) goto release;
+    if (!(kept = malloc((size_t)(2 * width > 0 ? 2 * width : 1)))) {
+        PyErr_NoMemory();
+        goto release;
+    }
+    const double *rank_discount = discount.buf, *rbp = rbp_powers.buf, *irbu = irbu_powers.buf;
+    double *sums = out.buf, *row = scratch + TERM_KINDS * width, *ideal_sums = row + width;
+    double *term[TERM_KINDS];
+    for (int kind = 0; kind < TERM_KINDS; kind++) term[kind] = scratch + kind * width;
+    unsigned char *within = kept + width;
+    int declined = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows && !declined; r++) {
+        const double *g = (const double *)gains.buf + r * width, *best = (const double *)ideal.buf + r * ideal_width;
+        const int64_t *at = (const int64_t *)position.buf + r * width;
+        /* which entries are within, the row's last one within (its end: one past it), its first rank with a gain,
+         * and whether its ranks ascend (then the entries within a bound are those before the first past it) */
+        Py_ssize_t end = 0;
+        int64_t earliest = deepest + 1;
+        int ascending = 1;
+        for (Py_ssize_t c = 0; c < width; c++) {
+            within[c] = at[c] <= deepest && g[c] > 0;
+            if (within[c]) end = c + 1;
+            if (g[c] > 0 && at[c] < earliest) earliest = at[c];
+            if (c && at[c] < at[c - 1]) ascending = 0;
+        }
+        ((int64_t *)first.buf)[r] = earliest;
+        Py_ssize_t last = ideal_width ? ideal_width : 1;
+        if (ideal_width) {
+            ideal_sums[0] = best[0];
+            for (Py_ssize_t j = 1; j < ideal_width; j++) ideal_sums[j] = ideal_sums[j - 1] + best[j];
+        } else {
+            ideal_sums[0] = 0.0;
+        }
+        double scale = ((const double *)top_gain.buf)[r] + 1.0, survive = 1.0, cumulative = 0.0;
+        int64_t running = 0;
+        for (Py_ssize_t c = 0; c < end; c++) {
+            double gain = g[c];
+            int64_t rank = at[c];
+            running += gain > 0;
+            cumulative = c ? cumulative + gain : gain;
+            double stop = gain / scale, stopping = stop * survive;
+            survive = c ? survive * (1.0 - stop) : 1.0 - stop;
+            if (!within[c]) {
+                for (int kind = 0; kind < TERM_ONE; kind++) term[kind][c] = 0.0;
+                continue;
+            }
+            int64_t index = (rank < last ? rank : last) - 1;
+            if (index < 0) index += last;  /* (as blended_ratio: numpy's index -1 is the last) */
+            if (index < 0) {
+                declined = 1;
+                break;
+            }
+            double ratio = ((double)running + beta * cumulative) / ((double)rank + beta * ideal_sums[index]);
+            term[TERM_PRECISION][c] = (double)running / (double)rank;
+            term[TERM_DISCOUNTED][c] = gain * at_rank(rank_discount, discount_length, rank);
+            term[TERM_RATIO][c] = ratio;
+            term[TERM_ERR][c] = stopping / (double)rank;
+            term[TERM_EBR][c] = stopping * ratio;
+            term[TERM_RBP][c] = gain * at_rank(rbp, rbp_length, rank);
+            term[TERM_IRBU][c] = stopping * at_rank(irbu, irbu_length, rank);
+        }
+        if (declined) break;
+        for (Py_ssize_t j = 0; j < cutoffs; j++) {
+            Py_ssize_t n = column[j], upto = end < n ? end : n, entries = 0;
+            const unsigned char *mask = within;
+            if (bound[j] >= 0 && ascending) {  /* the terms within, up to the first entry past the bound */
+                Py_ssize_t below = 0;
+                while (below < upto && at[below] <= bound[j]) below++;
+                upto = below;
+            } else if (bound[j] >= 0) {
+                for (Py_ssize_t c = 0; c < upto; c++) kept[c] = within[c] && at[c] <= bound[j];
+                mask = kept;
+            }
+            for (Py_ssize_t c = 0; c < upto; c++) entries += mask[c];
+            for (int kind = 0; kind < TERM_ONE; kind++) {
+                const double *summed = term[kind];
+                if (mask != within) {
+                    for (Py_ssize_t c = 0; c < upto; c++) row[c] = mask[c] ? summed[c] : 0.0;
+                    summed = row;
+                }
+                sums[(kind * cutoffs + j) * rows + r] = 0.0 + pairwise_sum_prefix(summed, n, upto);
+            }
+            sums[(TERM_ONE * cutoffs + j) * rows + r] = (double)entries;  /* ones and zeros: exact in any order */
+            /* P+: the first entry of the largest gain within, then BR summed over the entries within up to it */
+            double top = -INFINITY;
+            Py_ssize_t preferred = -1, counted = 0;
+            for (Py_ssize_t c = 0; c < upto; c++)
+                if (mask[c] && g[c] > top) {
+                    top = g[c];
+                    preferred = c;
+                }
+            const double *ratios = term[TERM_RATIO];
+            for (Py_ssize_t c = 0; c <= preferred; c++) counted += mask[c];
+            if (mask != within) {
+                for (Py_ssize_t c = 0; c <= preferred; c++) row[c] = mask[c] ? ratios[c] : 0.0;
+                ratios = row;
+            }
+            ((double *)total.buf)[j * rows + r] = 0.0 + pairwise_sum_prefix(ratios, n, preferred + 1);
+            ((int64_t *)count.buf)[j * rows + r] = counted;
+            ((unsigned char *)any.buf)[j * rows + r] = preferred >= 0;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = declined ? Py_None : Py_True;
+    Py_INCREF(result);
+release:
+    free(scratch);
+    free(kept);
+    PyBuffer_Release(&gains);
+    PyBuffer_Release(&position);
+    PyBuffer_Release(&ideal);
+    PyBuffer_Release(&top_gain);
+    PyBuffer_Release(&discount);
+    PyBuffer_Release(&rbp_powers);
+    PyBuffer_Release(&irbu_powers);
+    PyBuffer_Release(&bounds);
+    PyBuffer_Release(&columns);
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&total);
+    PyBuffer_Release(&count);
+    PyBuffer_Release(&any);
+    return result;
+}

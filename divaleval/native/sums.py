@@ -1,5 +1,6 @@
 """Row reductions the scoring kernels share, numpy's to the bit: masked row sums and P+'s parts (at one cutoff or
-several), the blended ratio, ERR's stopping probabilities, GAP's terms, infAP's and bpref's sums.
+several), the blended ratio, ERR's stopping probabilities, every NCU kernel's sums of a gain list at once, GAP's
+terms, infAP's and bpref's sums.
 
 Each function here is its numpy twin, written out, and takes the compiled kernel
 of the same name (divaleval/native/sums.c) instead where that kernel is built
@@ -9,6 +10,8 @@ irregular values, of every length numpy's pairwise sum treats apart), and is
 never taken by a process whose numpy or compiler computes otherwise.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -277,6 +280,94 @@ def _probability_agrees(compiled) -> bool:
         probability = np.empty(gains.shape)
         compiled(gains, top_gain, 4, width, probability)
         if not _same_bits(probability, _numpy_err_probability(gains, top_gain)):
+            return False
+    return True
+
+
+# -- every NCU kernel's sums of a gain list at once -------------------------------------------------------
+
+# The terms :func:`gain_list_sums` sums, in the order of its sums' first axis: C(r)/r (AP), g(r) discount(r) (DCG),
+# BR(r) (Q), P_ERR(r)/r (ERR), P_ERR(r) BR(r) (EBR), g(r) p^(r-1) (RBP), P_ERR(r) p^r (iRBU), 1 (entries: Prec).
+TERM_KINDS = ("precision", "discounted", "ratio", "err", "ebr", "rbp", "irbu", "one")
+
+
+class GainListSums(NamedTuple):
+    """What :func:`gain_list_sums` gives: each term kind's sums at every cutoff (kinds, cutoffs, rows); each row's
+    first rank with a gain; P+'s parts at every cutoff (each (cutoffs, rows))."""
+
+    sums: np.ndarray
+    first: np.ndarray
+    p_plus: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def gain_list_sums(gains: np.ndarray, position: np.ndarray, ideal: np.ndarray, top_gain: np.ndarray,
+                   deepest: int, discount: np.ndarray, rbp_powers: np.ndarray, irbu_powers: np.ndarray,
+                   beta: float, bounds: np.ndarray, columns: np.ndarray) -> GainListSums:
+    """A gain list's sums at K cutoffs of the terms of every NCU kernel (:data:`TERM_KINDS`), in one pass over
+    its rows by the compiled kernel where it is taken.
+
+    ``gains`` and ``position`` (rows, width), ``ideal`` (rows, L), ``top_gain`` (rows,); the entries summed
+    are those ``within``, ``(position <= deepest) & (gains > 0)``, under each cutoff's bound and columns as
+    :func:`cut_row_sums` takes them. C(r), cg(r), BR(r) and P_ERR(r) are :func:`blended_ratio`'s and
+    :func:`err_probability`'s; ``discount``, ``rbp_powers`` and ``irbu_powers`` are tables indexed by rank
+    (clipped to their length, as ``np.take`` clips). ``first``: each row's first rank with a gain (``deepest +
+    1`` where none); ``p_plus``: :func:`cut_p_plus_parts` over BR.
+    """
+    bounds, columns = np.asarray(bounds, dtype=np.int64), np.asarray(columns, dtype=np.int64)
+    compiled = kernel("gain_list_sums")
+    tables = [np.ascontiguousarray(table, dtype=np.float64) for table in (discount, rbp_powers, irbu_powers)]
+    if compiled is not None and _plain_rows(gains, np.float64) and _plain_rows(position, np.int64) \
+            and _plain_rows(ideal, np.float64) and gains.shape == position.shape and len(ideal) == len(gains) \
+            and top_gain.dtype == np.float64 and top_gain.shape == gains.shape[:1] and all(map(len, tables)):
+        rows, shape = len(gains), (len(bounds), len(gains))
+        sums, first = np.empty((len(TERM_KINDS),) + shape), np.empty(rows, dtype=np.int64)
+        parts = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
+        if compiled(gains, position, ideal, np.ascontiguousarray(top_gain), *gains.shape, ideal.shape[1], deepest,
+                    *tables, float(beta), bounds, columns, sums, first, *parts):
+            return GainListSums(sums, first, parts)
+    return _numpy_gain_list_sums(gains, position, ideal, top_gain, deepest, *tables, beta, bounds, columns)
+
+
+def _numpy_gain_list_sums(gains: np.ndarray, position: np.ndarray, ideal: np.ndarray, top_gain: np.ndarray,
+                          deepest: int, discount: np.ndarray, rbp_powers: np.ndarray, irbu_powers: np.ndarray,
+                          beta: float, bounds: np.ndarray, columns: np.ndarray) -> GainListSums:
+    within = (position <= deepest) & (gains > 0)
+    ratio = _numpy_blended_ratio(gains, position, ideal, beta)
+    stopping = _numpy_err_probability(gains, top_gain)
+    terms = (np.cumsum(gains > 0, axis=1) / position, gains * np.take(discount, position, mode="clip"), ratio,
+             stopping / position, stopping * ratio, gains * np.take(rbp_powers, position, mode="clip"),
+             stopping * np.take(irbu_powers, position, mode="clip"), np.ones(gains.shape))
+    sums = np.stack([_numpy_cut_row_sums(term, within, position, bounds, columns) for term in terms])
+    first = np.where(gains > 0, position, deepest + 1).min(axis=1, initial=deepest + 1)
+    if gains.shape[1]:
+        parts = _numpy_cut_p_plus_parts(gains, within, position, ratio, bounds, columns)
+    else:  # (numpy has no largest gain of none: no entry, no part)
+        shape = (len(bounds), len(gains))
+        parts = np.zeros(shape), np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=bool)
+    return GainListSums(sums, first, parts)
+
+
+@probed("gain_list_sums")
+def _list_sums_agree(compiled) -> bool:
+    rng = np.random.default_rng(0)
+    for width in PROBED_WIDTHS[1:]:
+        gains = np.where(rng.random((4, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3, 1e-9], (4, width)), 0.0)
+        _, position, bounds, columns = _cut_probe_rows(rng, width)
+        position = np.vstack([position, rng.permutation(position[0])])  # (ranks that do not ascend: in any order)
+        ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0], (4, 25)), axis=1)
+        top_gain = np.array([0.0, 1.0, 7.0, 2.0 ** 0.5])
+        tables = [rng.random(n) + 0.1 for n in (width + 2, width // 2 + 1, 3)]
+        shape = (3, 4)
+        sums, first = np.empty((len(TERM_KINDS),) + shape), np.empty(4, dtype=np.int64)
+        parts = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
+        deepest = int(position.max()) - 1
+        if not compiled(gains, position, ideal, top_gain, 4, width, 25, deepest, *tables, 0.7, bounds, columns, sums,
+                        first, *parts):
+            return False
+        expected = _numpy_gain_list_sums(gains, position, ideal, top_gain, deepest, *tables, 0.7, bounds, columns)
+        if not (_same_bits(sums, expected.sums) and np.array_equal(first, expected.first)
+                and _same_bits(parts[0], expected.p_plus[0]) and np.array_equal(parts[1], expected.p_plus[1])
+                and np.array_equal(parts[2], expected.p_plus[2])):
             return False
     return True
 

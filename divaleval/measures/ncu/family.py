@@ -21,6 +21,9 @@ from ..core import (
     non_negative,
 )
 from .kernels import (
+    USUAL_BETA,
+    USUAL_IRBU_P,
+    USUAL_RBP_P,
     average_precision,
     dcg,
     ebr,
@@ -37,9 +40,11 @@ from .lists import GainList
 
 ADHOC, D, D_SHARP, IA = "ad hoc", "D", "D#", "IA"
 
-BETA = Param("beta", float, 1.0, "weight of the cumulative gain in the blended ratio BR (Q, EBR)", non_negative)
-P_RBP = Param("p", float, 0.95, "persistence of the rank-biased user (NTCIREVAL's default)", in_open_unit_interval)
-P_IRBU = Param("p", float, 0.99, "persistence of the rank-biased user (NTCIREVAL's default)", in_open_unit_interval)
+BETA = Param("beta", float, USUAL_BETA, "weight of the cumulative gain in the blended ratio BR (Q, EBR)", non_negative)
+P_RBP = Param("p", float, USUAL_RBP_P, "persistence of the rank-biased user (NTCIREVAL's default)",
+              in_open_unit_interval)
+P_IRBU = Param("p", float, USUAL_IRBU_P, "persistence of the rank-biased user (NTCIREVAL's default)",
+               in_open_unit_interval)
 
 
 @dataclass(frozen=True, eq=False)

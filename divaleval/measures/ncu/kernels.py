@@ -25,7 +25,8 @@ from typing import Callable
 
 import numpy as np
 
-from ...arrays import blended_ratio, cut_p_plus_parts, cut_row_sums, err_probability, p_plus_parts
+from ...arrays import (TERM_KINDS, GainListSums, blended_ratio, cut_p_plus_parts, cut_row_sums, err_probability,
+                        gain_list_sums, p_plus_parts)
 from ...context import PAST_END
 from ..core import memoised
 from ..core.kernels import (
@@ -76,7 +77,12 @@ def _sum(gl: GainList, cutoff: int | None, terms_of: Callable[..., np.ndarray], 
 
 @memoised
 def _sums_at_cutoffs(gl: GainList, terms_of: Callable[..., np.ndarray], *params) -> np.ndarray:
-    """(cutoffs, rows): :func:`_sum` at every cutoff of ``gl.cutoffs``, in one pass over the terms."""
+    """(cutoffs, rows): :func:`_sum` at every cutoff of ``gl.cutoffs``, in one pass over the terms (over the
+    list, with every other kernel's, where the terms are a family member's)."""
+    if terms_of in _TERM_KIND:
+        together = _sums_together(gl, *_usual_parameters(terms_of, params))
+        if together is not None:
+            return together.sums[_TERM_KIND[terms_of]]
     return cut_row_sums(terms_of(gl, *params), _within(gl, None), gl.position, *_cut_bounds(gl))
 
 
@@ -134,6 +140,10 @@ def _entries_within(gl: GainList) -> dict:
     cutoffs = [cutoff for cutoff in gl.cutoffs if cutoff is not None]
     if not cutoffs:
         return {}
+    together = _sums_together(gl, USUAL_BETA, USUAL_RBP_P, USUAL_IRBU_P)
+    if together is not None:
+        ones = together.sums[TERM_KINDS.index("one")]
+        return {cutoff: ones[gl.cutoffs.index(cutoff)] for cutoff in cutoffs}
     counts = cut_row_sums(np.ones(gl.gains.shape), _within(gl, None), gl.position, cutoffs,
                           [_columns(gl, cutoff) for cutoff in cutoffs])
     return dict(zip(cutoffs, counts))
@@ -159,6 +169,9 @@ def average_precision_over_r(gl: GainList, cutoff: int | None) -> np.ndarray:
 def _first_rank(gl: GainList) -> np.ndarray:
     """Each row's first rank holding a gain (PAST_END where none does): once per list for every cutoff,
     as the first rank within a cutoff is this one or none."""
+    together = _sums_together(gl, USUAL_BETA, USUAL_RBP_P, USUAL_IRBU_P)
+    if together is not None:
+        return together.first
     return np.where(gl.gains > 0, gl.position, PAST_END).min(axis=1, initial=PAST_END)
 
 
@@ -184,20 +197,28 @@ def _at_ranks(table: np.ndarray, gl: GainList) -> np.ndarray:
     return np.take(table, gl.position, mode="clip")
 
 
+def _discount_table(gl: GainList) -> np.ndarray:
+    """DCG's discount by rank, 0 to the list's last (rank 0: never read)."""
+    return np.concatenate([[1.0], log_discount(_last_rank(gl))])
+
+
 @memoised
 def _discounted_gains(gl: GainList) -> np.ndarray:
-    last = _last_rank(gl)
-    if last > LOG_TABLE_RANKS:
+    if _last_rank(gl) > LOG_TABLE_RANKS:
         return gl.gains * rank_discount(gl.position)
-    return gl.gains * _at_ranks(np.concatenate([[1.0], log_discount(last)]), gl)  # (rank 0: never read)
+    return gl.gains * _at_ranks(_discount_table(gl), gl)
+
+
+def _power_table(gl: GainList, p: float, offset: float) -> np.ndarray:
+    """p^(r - offset) by rank r, 0 to the list's last: the same np.power of the same numbers as at each entry,
+    once per rank rather than once per entry."""
+    return np.power(p, np.arange(_last_rank(gl) + 1) - offset)
 
 
 @memoised
 def _powers(gl: GainList, p: float, offset: float) -> np.ndarray:
     """p^(r - offset) at every entry's rank r (cut at the last rank, past which entries are padding)."""
-    # Looked up in a table of p^(r - offset), r = 0..last: the same np.power of the same numbers, once
-    # per rank rather than once per entry.
-    return _at_ranks(np.power(p, np.arange(_last_rank(gl) + 1) - offset), gl)
+    return _at_ranks(_power_table(gl, p, offset), gl)
 
 
 def dcg(gl: GainList, cutoff: int | None) -> np.ndarray:
@@ -234,7 +255,45 @@ def p_plus(gl: GainList, cutoff: int | None, beta: float) -> np.ndarray:
 @memoised
 def _p_plus_parts_at_cutoffs(gl: GainList, beta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """P+'s parts at every cutoff of ``gl.cutoffs`` (each (cutoffs, rows)), in one pass."""
+    together = _sums_together(gl, beta, USUAL_RBP_P, USUAL_IRBU_P)
+    if together is not None:
+        return together.p_plus
     return cut_p_plus_parts(gl.gains, _within(gl, None), gl.position, _blended_ratio(gl, beta), *_cut_bounds(gl))
+
+
+# -- every kernel's sums of a list at its cutoffs, in one pass ---------------------------------------------
+
+# The family's usual parameters (its members' defaults: family.py takes them from here). A list's sums at its
+# cutoffs are made for every kernel at once at these; a kernel asked for at another value of its parameter
+# has a pass of its own, with the others at theirs.
+USUAL_BETA, USUAL_RBP_P, USUAL_IRBU_P = 1.0, 0.95, 0.99
+
+# Each kernel's terms, by their kind in the sums of the pass (native/sums.py's TERM_KINDS).
+_TERM_KIND = {terms_of: TERM_KINDS.index(kind) for terms_of, kind in (
+    (precision_terms, "precision"), (_discounted_gains, "discounted"), (_blended_ratio, "ratio"),
+    (_err_terms, "err"), (_ebr_terms, "ebr"), (_rbp_terms, "rbp"), (_irbu_terms, "irbu"))}
+
+
+def _usual_parameters(terms_of: Callable[..., np.ndarray], params: tuple) -> tuple[float, float, float]:
+    """(beta, RBP's p, iRBU's p) of the pass that sums ``terms_of(gl, *params)``: its own, the others usual."""
+    beta, rbp_p, irbu_p = USUAL_BETA, USUAL_RBP_P, USUAL_IRBU_P
+    if terms_of in (_blended_ratio, _ebr_terms):
+        (beta,) = params
+    elif terms_of is _rbp_terms:
+        (rbp_p,) = params
+    elif terms_of is _irbu_terms:
+        (irbu_p,) = params
+    return float(beta), float(rbp_p), float(irbu_p)
+
+
+@memoised
+def _sums_together(gl: GainList, beta: float, rbp_p: float, irbu_p: float) -> GainListSums | None:
+    """Every kernel's sums at the list's cutoffs (P+'s parts and each row's first rank with them), in one pass
+    over the list; None where the list has no cutoffs, or ranks too deep for a table of discounts."""
+    if not gl.cutoffs or _last_rank(gl) > LOG_TABLE_RANKS:
+        return None
+    return gain_list_sums(gl.gains, gl.position, gl.ideal, gl.top_gain, PAST_END - 1, _discount_table(gl),
+                          _power_table(gl, rbp_p, 1.0), _power_table(gl, irbu_p, 0.0), beta, *_cut_bounds(gl))
 
 
 def normalised(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:

@@ -136,11 +136,40 @@ def ranked_gain_list(ctx: RunContext, ideal_gains: RowGains, run_gains: RowGains
     another (the same quantity, rounded differently: :func:`global_run_gains`)."""
     qrels = ctx.qrels
     every_row = _ideal_ranking_of_rows(qrels, ideal_gains, *args)
-    slot, row, position = ctx.judged_lines  # (an unjudged document has no gain)
-    gain = run_gains(qrels, *args).astype(np.float64, copy=False)[row]
-    hit = np.flatnonzero(gain > 0)  # (indices: much cheaper to take by than a boolean mask)
-    gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (position[hit], PAST_END))
-    return GainList.of(gains, position, every_row.ideal[ctx.topics], (every_row, ctx.topics), ctx.cutoffs)
+    row_gain = _float_gains(qrels, run_gains, *args)
+    if _gains_where_relevant(qrels, run_gains, *args):  # the ranked documents with a gain are the hits
+        hits = ctx.hits
+        gains, position = hits.grid(row_gain[hits.row], 0.0), hits.position
+    else:
+        slot, row, position = ctx.judged_lines  # (an unjudged document has no gain)
+        gain = row_gain[row]
+        hit = np.flatnonzero(gain > 0)  # (indices: much cheaper to take by than a boolean mask)
+        gains, position = pad_groups(slot[hit], ctx.n_topics, (gain[hit], 0.0), (position[hit], PAST_END))
+    return GainList.of(gains, position, _rows_of(every_row.ideal, ctx.topics), (every_row, ctx.topics), ctx.cutoffs)
+
+
+def _rows_of(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``values[rows]`` for ascending distinct ``rows``: ``values`` itself where they are all of its rows (every
+    topic scored), rather than a copy."""
+    if len(rows) == len(values) and (not len(rows) or (rows[0] == 0 and rows[-1] == len(values) - 1)):
+        return values
+    return values[rows]
+
+
+@memoised
+def _float_gains(qrels: Qrels, row_gains: RowGains, *args) -> np.ndarray:
+    """The rule's gain of each judged row, as float64: once per qrels."""
+    return row_gains(qrels, *args).astype(np.float64, copy=False)
+
+
+@memoised
+def _gains_where_relevant(qrels: Qrels, row_gains: RowGains, *args) -> bool:
+    """Whether the rows with a gain under the rule are the relevant rows (a level >= 1 for some intent): then
+    a run's entries with a gain are its hits, laid out as :class:`~divaleval.context.Hits` lays them out (each
+    topic's in rank order), and a gain list takes the hits' grid of ranks rather than laying out its own.
+    Checked once per qrels (a rule may give a relevant row no gain: a gain table's 0, a weight of 0, a
+    rounding)."""
+    return bool(np.array_equal(_float_gains(qrels, row_gains, *args) > 0, qrels.row_relevant))
 
 
 @memoised
@@ -189,5 +218,5 @@ def intent_gain_list(ctx: RunContext, gain_table: GainTable) -> GainList:
     position = hits.position_by_intent
     every_row = _intent_ideal_ranking(ctx.qrels, gain_table)
     rows = (ctx.topics[:, None] * n_int + np.arange(n_int)).reshape(-1)
-    return GainList.of(gains, position, every_row.ideal[rows], (every_row, rows), ctx.cutoffs)
+    return GainList.of(gains, position, _rows_of(every_row.ideal, rows), (every_row, rows), ctx.cutoffs)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...context import RunContext
+from ...context import PAST_END, RunContext
 from ..core import REQUIRED, Param, measure, positive
 from ..core.kernels import masked_row_sums, summed_columns
 from .gains import ALPHA
@@ -32,9 +32,21 @@ def cube_test(ctx: RunContext, *, alpha: float, level: float, cutoff: int) -> np
     the documents above r, with Luo et al.'s cube height 1 as the default).
     r(d, i) = (2^L - 1)/2^Lmax(i); time is linear in the rank (the 1/r).
     """
-    gain = graded_novelty_gains(ctx, alpha, level)
-    # Only the leading columns can hold ranks <= k: their sum has the bits of the sum over every column.
-    columns = summed_columns(gain.shape[1], cutoff)
-    position = ctx.hits.position[:, :columns]
+    # Only the hits ranked <= k count: the gains of the hits down to the call's deepest cutoff (one set for every
+    # cutoff), which are those of the whole ranking's first hits.
+    depth = max([c for c in ctx.cutoffs if c is not None] + [cutoff])
+    gain = graded_novelty_gains(ctx, alpha, level, depth)
+    # Only the leading columns can hold ranks <= k: their sum has the bits of the sum over every column (the
+    # columns of the whole ranking's hits: past the first hits', zeros).
+    columns = summed_columns(ctx.hits.width, cutoff)
+    gain = _leading_columns(gain, columns, 0.0)
+    position = _leading_columns(ctx.hits_to(depth).position, columns, PAST_END)
     within = position <= cutoff
-    return masked_row_sums(gain[:, :columns] / np.where(within, position, 1), within, columns)
+    return masked_row_sums(gain / np.where(within, position, 1), within, columns)
+
+
+def _leading_columns(grid: np.ndarray, columns: int, fill) -> np.ndarray:
+    """The first ``columns`` columns of ``grid``, ``fill`` past its own."""
+    if grid.shape[1] >= columns:
+        return grid[:, :columns]
+    return np.concatenate([grid, np.full((len(grid), columns - grid.shape[1]), fill, dtype=grid.dtype)], axis=1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...context import RunContext
+from ...context import Hits, RunContext
 from ...model.qrels import Qrels
 from ..core import memoised
 from .gains import greedy_gains
@@ -33,42 +33,56 @@ def row_satisfaction(qrels: Qrels) -> np.ndarray:
     return np.where(qrels.levels >= 1, (np.exp2(levels) - 1.0) / top, 0.0)
 
 
+def _hits(ctx: RunContext, depth: int | None) -> Hits:
+    return ctx.hits if depth is None else ctx.hits_to(depth)
+
+
 @memoised
-def satisfaction(ctx: RunContext) -> np.ndarray:
-    """(P,) r(d, i) of each (hit, intent) pair."""
-    hits = ctx.hits
+def _level_gains(qrels: Qrels) -> np.ndarray:
+    """2^L - 1 for every level L of the qrels (0 up): r(d, i)'s numerators, once per qrels."""
+    return np.exp2(np.arange(max(int(qrels.levels.max(initial=0)), 0) + 1, dtype=np.float64)) - 1.0
+
+
+@memoised
+def _highest_gains(qrels: Qrels) -> np.ndarray:
+    """(T, I) 2^Lmax(i): r(d, i)'s denominators, once per qrels."""
+    return np.exp2(highest_levels(qrels).astype(np.float64))
+
+
+def _denominators(ctx: RunContext) -> np.ndarray:
+    """(T * I,) 2^Lmax(i) of each (scored topic, intent column): the pairs' keys index it."""
+    return _highest_gains(ctx.qrels)[ctx.topics].reshape(-1)
+
+
+@memoised
+def satisfaction(ctx: RunContext, depth: int | None = None) -> np.ndarray:
+    """(P,) r(d, i) of each (hit, intent) pair (of the hits ranked at or above ``depth``; a pair's level is >= 1)."""
+    hits = _hits(ctx, depth)
     # The same np.exp2 of the same levels, taken once per (topic, intent) and once per level rather than once
     # per pair, then gathered.
-    top = np.exp2(highest_levels(ctx.qrels)[ctx.topics].reshape(-1).astype(np.float64))[hits.pair_key]
-    levels = np.maximum(hits.pair_level, 0)
-    gain = np.exp2(np.arange(int(levels.max(initial=0)) + 1, dtype=np.float64)) - 1.0
-    return gain[levels] / top
+    return _level_gains(ctx.qrels)[hits.pair_level] / _denominators(ctx)[hits.pair_key]
 
 
 @memoised
-def graded_novelty_gains(ctx: RunContext, alpha: float, saturation: float | None = None) -> np.ndarray:
-    """(T, H) sum_i P(i) r(d,i) (1-alpha)^c(r,i) of each hit, summed in intent order.
+def graded_novelty_gains(ctx: RunContext, alpha: float, saturation: float | None = None,
+                         depth: int | None = None) -> np.ndarray:
+    """(T, H) sum_i P(i) r(d,i) (1-alpha)^c(r,i) of each hit, summed in intent order: of every hit, or of the
+    hits ranked at or above ``depth`` (:meth:`RunContext.hits_to <divaleval.context.RunContext.hits_to>`; the
+    same values, as they depend only on the hits above).
 
     saturation: count an intent only while the relevance gathered for it above
     the hit is below this level (the Cube Test's f_Sat).
     """
-    hits = ctx.hits
-    terms, weights = _pair_terms(ctx, alpha)
+    hits = _hits(ctx, depth)
+    kept = None
     if saturation is not None:
-        r = satisfaction(ctx)
-        gathered = hits.running_by_intent(r)
-        terms = terms * ((gathered - r) < saturation)
-    return hits.grid(hits.per_hit_sum(weights * terms), 0.0)
-
-
-@memoised
-def _pair_terms(ctx: RunContext, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """(P,) r(d,i) (1-alpha)^c(r,i) and (P,) P(i) of each (hit, intent) pair: once per run for the gains with
-    and without saturation."""
-    hits = ctx.hits
-    r, covered_before = satisfaction(ctx), hits.pair_prior
-    powers = np.cumprod(np.concatenate([[1.0], np.full(int(covered_before.max(initial=0)), 1.0 - alpha)]))
-    return r * powers[covered_before], ctx.weights.reshape(-1)[hits.pair_key]
+        r = satisfaction(ctx, depth)
+        kept = (hits.running_by_intent(r) - r) < saturation
+    # (1-alpha)^c by repeated multiplication, c = 0 .. the largest c(r, i)
+    powers = np.cumprod(np.concatenate([[1.0], np.full(int(hits.pair_prior.max(initial=0)), 1.0 - alpha)]))
+    # Per pair P(i) (r(d,i) (1-alpha)^c(r,i)) [f_Sat], summed over each hit's pairs in intent order.
+    gains = hits.graded_gains(_level_gains(ctx.qrels), _denominators(ctx), ctx.weights.reshape(-1), powers, kept)
+    return hits.grid(gains, 0.0)
 
 
 @memoised

@@ -38,13 +38,13 @@ def _ideal_discounted(qrels: Qrels, alpha: float, depth: int) -> tuple[np.ndarra
 
 def _greedy_depth(ctx: RunContext, cutoff: int) -> int:
     """How deep to build the graded greedy ideal for ``cutoff``: to the deepest usual cutoff the context asks for
-    (a power of two, so that its cutoffs share one greedy run; the first ranks do not depend on the later
-    ones), rather than to :func:`ideal_depth`'s 64: this greedy serves this measure alone, and half the ranks
-    are half its cost."""
+    (one depth for all its cutoffs, so that they share one greedy run; the first ranks do not depend on the later
+    ones), rather than to :func:`ideal_depth`'s 64: this greedy serves this measure alone, and its cost is in
+    proportion to its ranks (20 for 5, 10 and 20)."""
     usual = [c for c in ctx.cutoffs if c is not None and c <= SHALLOW_DEPTH]
     if cutoff > SHALLOW_DEPTH or not usual:
         return ideal_depth(cutoff)
-    return 1 << (max(max(usual), cutoff) - 1).bit_length()
+    return max(max(usual), cutoff)
 
 
 @measure(
