@@ -63,7 +63,7 @@ def test_ad_hoc_judgments_without_intents():
     (lambda: Qrels.from_arrays([1, 1], [1, 2], ["a", "b"], [1, 1.5]), "<memory>:2: ", "judgment 1.5 is not an integer"),
     (lambda: Qrels.from_arrays([1, 1], [1, 2], ["a"], [1, 1]), "<memory>: ", "one entry each"),
     (lambda: Qrels.from_frame(pd.DataFrame({"topic": [1], "level": [1]})), "<memory>: ", "no docno or doc_id"),
-    (lambda: RunTable.from_arrays([1, 1], ["a", "b"], score=[1.0, float("nan")]), "memory:2: ", "not a finite"),
+    (lambda: RunTable.from_arrays([1, 1], ["a", "b"], score=[1.0, float("nan")]), "memory:2: ", "score nan is not a number"),
     (lambda: RunTable.from_arrays([1, 1], ["a", "b"], rank=[1, "x"], name="mine"), "mine:2: ", "rank 'x'"),
     (lambda: RunTable.from_arrays([1], ["a", "b"]), "memory: ", "one entry each"),
 ])
