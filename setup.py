@@ -13,7 +13,7 @@ FLAGS = [] if sys.platform == "win32" else ["-ffp-contract=off"]  # MSVC does no
 NATIVE = "divaleval/native/"
 # One extension, one C file per concern (kernels.h says which), so that each can be dropped alone.
 SOURCES = [NATIVE + name for name in ("module.c", "parse.c", "lines.c", "match.c", "print.c", "sums.c",
-                                         "hits.c")]
+                                         "hits.c", "greedy.c")]
 
 setup(ext_modules=[Extension("divaleval.native._kernels", SOURCES, depends=[NATIVE + "kernels.h"], optional=True,
                              extra_compile_args=FLAGS)])

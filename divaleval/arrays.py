@@ -15,7 +15,7 @@ import pyarrow as pa
 # one): named here so that a measure names what it computes, never how it is computed.
 from .native import (  # noqa: F401
     TERM_KINDS, GainListSums, blended_ratio, bpref_sums, cut_p_plus_parts, cut_row_sums, err_probability,
-    gain_list_sums, gap_terms, inferred_precision_sums, masked_row_sums, p_plus_parts)
+    gain_list_sums, gap_terms, greedy_ranking_gains, inferred_precision_sums, masked_row_sums, p_plus_parts)
 
 
 # pyarrow's to_numpy() and pa.array() import pandas on first use (0.2 s of start-up the command line

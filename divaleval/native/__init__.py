@@ -16,6 +16,9 @@ divaleval calls these functions on plain arrays:
   :func:`pair_running_sums` (native/hits.py): the (hit, intent) pairs of a ranking's hits, each hit's sum over
   its pairs (its graded novelty gain's among them), the pairs grouped by (topic, intent), and running sums within those
   groups, by the kernel where it is taken, else by its numpy twin beside it.
+* :func:`greedy_ranking_gains` (native/greedy.py): the gains of the novelty measures' greedy ideal ranking,
+  topic by topic, by the kernel where it is taken (probed once against its twin), else by its numpy twin
+  beside it.
 * :func:`split_fields`, :func:`split_run`, :func:`split_qrels`, :func:`match_keys`, :func:`fixed_rows`
   (native/text.py): the kernel's answer, or None where it is not taken or
   declines; the caller's own path (io/lines's numpy splitter, io/table's reader,
@@ -30,11 +33,12 @@ one can be dropped alone and only its speed is lost. tests/test_native_kernels.p
 from __future__ import annotations
 
 from .compiled import ENVIRONMENT, built, in_use, kernel, kernels
+from .greedy import greedy_ranking_gains
 from .hits import (PairLayout, Passes, graded_pair_sums, hit_pairs, pair_layout, pair_passes, pair_running_sums,
                    pair_sums)
 from .sums import (TERM_KINDS, GainListSums, blended_ratio, bpref_sums, cut_p_plus_parts, cut_row_sums,
                    err_probability, gain_list_sums, gap_terms, inferred_precision_sums, masked_row_sums, p_plus_parts)
 from .text import KeyArrays, SplitQrels, SplitRun, fixed_rows, match_keys, split_fields, split_qrels, split_run
 
-__all__ = ["ENVIRONMENT", "GainListSums", "KeyArrays", "TERM_KINDS", "PairLayout", "Passes", "SplitQrels", "SplitRun", "blended_ratio", "bpref_sums", "built", "cut_p_plus_parts", "cut_row_sums", "err_probability", "fixed_rows", "gain_list_sums", "gap_terms", "graded_pair_sums", "hit_pairs", "in_use", "inferred_precision_sums", "kernel", "kernels", "masked_row_sums",
+__all__ = ["ENVIRONMENT", "GainListSums", "KeyArrays", "TERM_KINDS", "PairLayout", "Passes", "SplitQrels", "SplitRun", "blended_ratio", "bpref_sums", "built", "cut_p_plus_parts", "cut_row_sums", "err_probability", "fixed_rows", "gain_list_sums", "gap_terms", "graded_pair_sums", "greedy_ranking_gains", "hit_pairs", "in_use", "inferred_precision_sums", "kernel", "kernels", "masked_row_sums",
            "match_keys", "p_plus_parts", "pair_layout", "pair_passes", "pair_running_sums", "pair_sums", "split_fields", "split_qrels", "split_run"]

@@ -10,6 +10,7 @@
  *   hits.c    the (hit, intent) pairs of a ranking's hits, their sums per hit (graded novelty gains among
  *             them), their grouping by intent and running sums per intent
  *             (twins: divaleval/native/hits.py)
+ *   greedy.c  the greedy ideal ranking of the novelty measures (twin: divaleval/native/greedy.py)
  *   module.c  the method table
  *
  * Each stands in for a numpy, Arrow or Python path and either gives exactly what that path gives, bit for bit,
@@ -87,5 +88,9 @@ PyObject *pair_sums(PyObject *self, PyObject *args);
 PyObject *pair_layout(PyObject *self, PyObject *args);
 PyObject *pair_running_sums(PyObject *self, PyObject *args);
 PyObject *graded_pair_sums(PyObject *self, PyObject *args);
+
+/* greedy.c */
+extern const char greedy_ranking_gains_doc[];
+PyObject *greedy_ranking_gains(PyObject *self, PyObject *args);
 
 #endif

@@ -24,6 +24,7 @@ static PyMethodDef methods[] = {
     {"pair_layout", pair_layout, METH_VARARGS, pair_layout_doc},
     {"pair_running_sums", pair_running_sums, METH_VARARGS, pair_running_sums_doc},
     {"graded_pair_sums", graded_pair_sums, METH_VARARGS, graded_pair_sums_doc},
+    {"greedy_ranking_gains", greedy_ranking_gains, METH_VARARGS, greedy_ranking_gains_doc},
     {NULL, NULL, 0, NULL},
 };
 

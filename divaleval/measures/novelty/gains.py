@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from ...arrays import greedy_ranking_gains
 from ...context import PAST_END, Hits, RunContext, prefix_sum_at
 from ...model.qrels import Qrels
 from ..core import Param, in_unit_interval, memoised
@@ -30,10 +31,6 @@ from ..core.kernels import divide_or_zero, rank_discount, repeated_powers
 ALPHA = Param("alpha", float, 0.5, "redundancy penalty: each repeat of an intent keeps (1-alpha) of its gain",
               in_unit_interval)
 BETA = Param("beta", float, 0.5, "patience of the rank-biased user (NRBP)", in_unit_interval)
-
-# Bound on elements of one padded batch of the greedy (topics x documents x intents).
-GREEDY_BATCH_ELEMENTS = 4_000_000
-
 
 def novelty_gains(hits: Hits, alpha: float) -> np.ndarray:
     """(n,) novelty gain g_r of each hit: sum over its intents, in intent order, of (1-alpha)^c(r, i)."""
@@ -76,91 +73,21 @@ def greedy_gains(qrels: Qrels, alpha: float, coefficients: np.ndarray | None = N
     starts = np.cumsum(counts) - counts
     width = max(int(counts.max(initial=0)), 1)
     width = width if depth is None else min(width, depth)
-    ideal = np.zeros((qrels.n_topics, width))
-    by_size = np.argsort(counts, kind="stable")
-    budget = GREEDY_BATCH_ELEMENTS // max(qrels.max_intents, 1)
-    begin = 0
-    while begin < len(by_size):
-        # A batch of topics of similar size, bounded in memory.
-        end = begin + 1
-        while end < len(by_size) and (end + 1 - begin) * counts[by_size[end]] <= budget:
-            end += 1
-        batch = by_size[begin:end]
-        begin = end
-        if counts[batch].max() == 0:
-            continue
-        # Documents of each topic in descending docno order: argmax takes the
-        # first maximum, i.e. the greatest docno among exact ties.
-        rows = [relevant_rows[starts[t]: starts[t] + counts[t]][::-1] for t in batch]
-        gains = _greedy_batch([qrels.levels[r] >= 1 for r in rows], 1.0 - alpha,
-                              None if coefficients is None else [coefficients[r] for r in rows], width)
-        ideal[batch, : gains.shape[1]] = gains
-    return ideal
-
-
-def _greedy_batch(relevance: list[np.ndarray], q: float, coefficients: list[np.ndarray] | None,
-                  depth: int) -> np.ndarray:
-    """The greedy ideal of a batch of topics: (topics, ranks) gains, the first ``depth`` ranks.
-
-    relevance[b] is topic b's (documents, intents) binary matrix, documents in
-    descending docno order, each relevant to some intent. A document's gain is
-    the sum, in ascending intent order, of its intents' current gains; only its
-    relevant intents are visited (adding 0 changes no bit), in passes k = 0, 1,
-    ... over the documents with more than k relevant intents. With
-    ``coefficients`` (same shapes, floats), each intent's current gain is
-    multiplied by the document's coefficient for it.
-    """
-    size, n_intents = len(relevance), relevance[0].shape[1]
-    width = max(len(r) for r in relevance)
-    # topic_gain[b, i]: (1 - alpha)^(times intent i was covered); column n_intents stays 0.
-    topic_gain = np.ones((size, n_intents + 1))
-    topic_gain[:, n_intents] = 0.0
-    flat_gain = topic_gain.reshape(-1)
-    slots = np.full((size, width, n_intents), n_intents, dtype=np.int64)  # intents, padded
-    factors = np.zeros((size, width, n_intents)) if coefficients is not None else None
-    available = np.zeros((size, width), dtype=bool)
-    for b, rel in enumerate(relevance):
-        doc, intent = np.nonzero(rel)  # row-major: intents ascending within a document
-        rank_in_doc = np.arange(len(doc)) - np.searchsorted(doc, doc)
-        slots[b, doc, rank_in_doc] = intent
-        if factors is not None:
-            factors[b, doc, rank_in_doc] = coefficients[b][doc, intent]
-        available[b, : len(rel)] = True
-    slots += (np.arange(size) * (n_intents + 1))[:, None, None]  # into flat_gain
-    chosen = np.zeros((size, min(width, depth)))
-    lanes = np.arange(size)
-    passes: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = []
-    stale = True
-    for rank in range(min(width, depth)):
-        if stale:
-            # Rebuild the passes over the documents still available.
-            n_relevant = (slots != (np.arange(size) * (n_intents + 1) + n_intents)[:, None, None]).sum(axis=2)
-            n_relevant[~available] = 0
-            passes = []
-            for k in range(int(n_relevant.max(initial=0))):
-                where = np.flatnonzero(n_relevant.reshape(-1) > k)
-                factor = None if factors is None else factors.reshape(-1, n_intents)[where, k]
-                passes.append((where, slots.reshape(-1, n_intents)[where, k], factor))
-            stale, picked_since = False, 0
-        gains = np.full(size * width, -1.0)
-        for k, (where, slot, factor) in enumerate(passes):
-            term = flat_gain[slot] if factor is None else factor * flat_gain[slot]
-            gains[where] = term if k == 0 else gains[where] + term
-        gains = gains.reshape(size, width)
-        gains[~available] = -1.0
-        best = np.argmax(gains, axis=1)
-        best_gain = gains[lanes, best]
-        active = best_gain > 0.0
-        if not active.any():
-            break
-        chosen[:, rank] = np.where(active, best_gain, 0.0)
-        available[lanes[active], best[active]] = False
-        covered = slots[lanes[active], best[active]].reshape(-1)
-        flat_gain[covered] = flat_gain[covered] * q
-        flat_gain[n_intents::n_intents + 1] = 0.0
-        picked_since += 1
-        stale = picked_since * 4 > width - rank
-    return chosen
+    # Documents of each topic in descending docno order (the rows hold them ascending): the first
+    # maximum is taken, i.e. the greatest docno among exact ties.
+    position = np.arange(len(relevant_rows))
+    rows = relevant_rows[2 * starts[row_topic] + counts[row_topic] - 1 - position]
+    pointer, intent, _ = qrels.relevant_pairs
+    pair_count = pointer[rows + 1] - pointer[rows]
+    pair_start = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(pair_count, out=pair_start[1:])
+    pair = np.repeat(pointer[rows] - pair_start[:-1], pair_count) + np.arange(pair_start[-1])
+    pair_intent = intent[pair]
+    factor = None if coefficients is None else \
+        np.ascontiguousarray(coefficients[np.repeat(rows, pair_count), pair_intent], dtype=np.float64)
+    doc_start = np.zeros(qrels.n_topics + 1, dtype=np.int64)
+    np.cumsum(counts, out=doc_start[1:])
+    return greedy_ranking_gains(doc_start, pair_start, pair_intent, factor, qrels.max_intents, 1.0 - alpha, width)
 
 
 # -- per-run quantities, cached on the context --------------------------------
