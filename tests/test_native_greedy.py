@@ -19,6 +19,19 @@ pytestmark = pytest.mark.skipif(native.kernels() is None, reason="compiled kerne
 NDEVAL = Path(__file__).parent / "data" / "ndeval"
 
 
+def random_topics(rng: np.random.Generator, topics: int, intents: int, weighted: bool):
+    """(doc_start, pair_start, pair_intent, pair_factor) of ``topics`` random topics (some empty), each document
+    relevant to 1 .. ``intents`` intents, factors (where ``weighted``) from a few values that tie often."""
+    counts = rng.integers(0, 30, topics) * (rng.random(topics) < 0.8)
+    doc_start = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    relevant = rng.random((int(doc_start[-1]), intents)) < rng.uniform(0.1, 1.0)
+    relevant[np.arange(len(relevant)), rng.integers(0, intents, len(relevant))] = True
+    pair_start = np.r_[0, np.cumsum(relevant.sum(axis=1))].astype(np.int64)
+    pair_intent = np.ascontiguousarray(np.nonzero(relevant)[1], dtype=np.int64)
+    factor = rng.choice([0.0, 0.25, 1.0 / 3.0, 0.7, 1.0, 2.5], len(pair_intent)) if weighted else None
+    return doc_start, pair_start, pair_intent, factor
+
+
 def both(doc_start, pair_start, pair_intent, pair_factor, intents, q, width):
     """(kernel's, twin's) gains; the kernel must not decline."""
     factor = np.zeros(0) if pair_factor is None else pair_factor
@@ -34,8 +47,7 @@ def both(doc_start, pair_start, pair_intent, pair_factor, intents, q, width):
 def test_kernel_gives_the_twin_s_bits(seed, weighted):
     rng = np.random.default_rng(seed)
     intents = int(rng.choice([1, 2, 5, 20, 60]))  # 60: documents relevant to dozens of intents
-    doc_start, pair_start, pair_intent, pair_factor = greedy.random_topics(rng, int(rng.integers(1, 40)), intents,
-                                                                           weighted)
+    doc_start, pair_start, pair_intent, pair_factor = random_topics(rng, int(rng.integers(1, 40)), intents, weighted)
     most = max(int(np.diff(doc_start).max()), 1)
     for q in (0.5, 0.0, 1.0, 0.3, 1.0 - 2.0 ** -40):
         for width in {most, 1, max(most // 3, 1)}:  # the whole ranking, and cut at a depth
@@ -43,8 +55,12 @@ def test_kernel_gives_the_twin_s_bits(seed, weighted):
             assert compiled.tobytes() == twin.tobytes()
 
 
+def test_the_probe_finds_the_twin_s_bits():
+    assert greedy._greedy_agrees(native.kernels().greedy_ranking_gains)
+
+
 def test_the_wrapper_takes_the_kernel():
-    doc_start, pair_start, pair_intent, _ = greedy.random_topics(np.random.default_rng(1), 6, 4, False)
+    doc_start, pair_start, pair_intent, _ = random_topics(np.random.default_rng(1), 6, 4, False)
     expected = greedy._numpy_greedy_ranking_gains(doc_start, pair_start, pair_intent, None, 4, 0.5, 10)
     assert native.kernel("greedy_ranking_gains") is not None  # built, and its probe found the twin's bits
     calls = []

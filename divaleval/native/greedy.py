@@ -140,29 +140,22 @@ def _greedy_batch(relevance: list[np.ndarray], q: float, coefficients: list[np.n
 
 @probed("greedy_ranking_gains")
 def _greedy_agrees(compiled) -> bool:
-    rng = np.random.default_rng(0)
-    for weighted in (False, True):
-        for intents, width in ((1, 5), (3, 2), (6, 40), (20, 7)):
-            doc_start, pair_start, pair_intent, pair_factor = random_topics(rng, 5, intents, weighted)
-            out = np.empty((len(doc_start) - 1, width))
-            factor = np.zeros(0) if pair_factor is None else pair_factor
-            if compiled(doc_start, pair_start, pair_intent, factor, intents, 0.5, width, out) is None:
-                return False
-            expected = _numpy_greedy_ranking_gains(doc_start, pair_start, pair_intent, pair_factor, intents, 0.5,
-                                                   width)
-            if not np.array_equal(out.view(np.int64), expected.view(np.int64)):
-                return False
+    # Small and without numpy.random (its import alone costs more than the kernel saves a call): topics of
+    # irregular sizes (one empty, some past the depth cut), documents relevant to 1-6 intents, and factors of
+    # a few values, so that gains tie often.
+    counts = np.array([9, 0, 14, 5, 20])
+    doc = np.arange(counts.sum())[:, None]
+    relevant = ((doc * 5 + np.arange(6) * 3) % 7 < 3) | (doc % 6 == np.arange(6))
+    doc_start = np.r_[0, np.cumsum(counts)]
+    pair_start = np.r_[0, np.cumsum(relevant.sum(axis=1))]
+    pair_intent = np.ascontiguousarray(np.nonzero(relevant)[1])
+    factors = np.array([0.0, 0.25, 1.0 / 3.0, 0.7, 1.0, 2.5])[np.arange(len(pair_intent)) * 5 % 6]
+    for pair_factor in (None, factors):
+        out = np.empty((len(counts), 12))
+        factor = np.zeros(0) if pair_factor is None else pair_factor
+        if compiled(doc_start, pair_start, pair_intent, factor, 6, 0.5, 12, out) is None:
+            return False
+        expected = _numpy_greedy_ranking_gains(doc_start, pair_start, pair_intent, pair_factor, 6, 0.5, 12)
+        if not np.array_equal(out.view(np.int64), expected.view(np.int64)):
+            return False
     return True
-
-
-def random_topics(rng: np.random.Generator, topics: int, intents: int, weighted: bool):
-    """(doc_start, pair_start, pair_intent, pair_factor) of ``topics`` random topics (some empty), each document
-    relevant to 1 .. ``intents`` intents, factors (where ``weighted``) from a few values that tie often."""
-    counts = rng.integers(0, 30, topics) * (rng.random(topics) < 0.8)
-    doc_start = np.r_[0, np.cumsum(counts)].astype(np.int64)
-    relevant = rng.random((int(doc_start[-1]), intents)) < rng.uniform(0.1, 1.0)
-    relevant[np.arange(len(relevant)), rng.integers(0, intents, len(relevant))] = True
-    doc, intent = np.nonzero(relevant)
-    pair_start = np.r_[0, np.cumsum(relevant.sum(axis=1))].astype(np.int64)
-    factor = rng.choice([0.0, 0.25, 1.0 / 3.0, 0.7, 1.0, 2.5], len(doc)) if weighted else None
-    return doc_start, pair_start, intent.astype(np.int64), factor
