@@ -11,25 +11,36 @@
 
 #define PAIRWISE_BLOCK 128
 
-static double pairwise_sum(const double *a, Py_ssize_t n) {
+/* numpy's sum of a[0..n) where a[m..n) are zeros (m <= n), reading a[0..m) only: the same value but, maybe, the
+ * sign of a zero (m = n: the whole row's sum, bit for bit). */
+static double pairwise_sum_prefix(const double *a, Py_ssize_t n, Py_ssize_t m) {
+    if (m > n) m = n;
+    if (m <= 0) return 0.0;
     if (n < 8) {
         double sum = 0.0;
-        for (Py_ssize_t i = 0; i < n; i++) sum += a[i];
+        for (Py_ssize_t i = 0; i < m; i++) sum += a[i];
         return sum;
     }
     if (n <= PAIRWISE_BLOCK) {
         double r[8];
-        Py_ssize_t i;
-        for (int j = 0; j < 8; j++) r[j] = a[j];
-        for (i = 8; i < n - (n % 8); i += 8)
+        Py_ssize_t i, strides = n - (n % 8);
+        for (int j = 0; j < 8; j++) r[j] = j < m ? a[j] : 0.0;
+        for (i = 8; i + 8 <= m && i < strides; i += 8)
             for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        if (i < m && i < strides)  /* the stride m ends in */
+            for (int j = 0; i + j < m; j++) r[j] += a[i + j];
         double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; i++) sum += a[i];
+        for (i = strides; i < m; i++) sum += a[i];
         return sum;
     }
     Py_ssize_t half = n / 2;
     half -= half % 8;
-    return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
+    if (m <= half) return pairwise_sum_prefix(a, half, m);
+    return pairwise_sum_prefix(a, half, half) + pairwise_sum_prefix(a + half, n - half, m - half);
+}
+
+static double pairwise_sum(const double *a, Py_ssize_t n) {
+    return pairwise_sum_prefix(a, n, n);
 }
 
 /* A scratch row of n doubles (room for one at least), or NULL with MemoryError set. */
@@ -549,34 +560,6 @@ release:
  * value, only, maybe, the sign of a zero sum, which the 0.0 every sum starts from settles. */
 
 enum { TERM_PRECISION, TERM_DISCOUNTED, TERM_RATIO, TERM_ERR, TERM_EBR, TERM_RBP, TERM_IRBU, TERM_ONE, TERM_KINDS };
-
-/* pairwise_sum(a, n) where a[m..n) are zeros (m <= n), reading a[0..m) only: the same value but, maybe, the
- * sign of a zero. */
-static double pairwise_sum_prefix(const double *a, Py_ssize_t n, Py_ssize_t m) {
-    if (m >= n) return pairwise_sum(a, n);
-    if (m <= 0) return 0.0;
-    if (n < 8) {
-        double sum = 0.0;
-        for (Py_ssize_t i = 0; i < m; i++) sum += a[i];
-        return sum;
-    }
-    if (n <= PAIRWISE_BLOCK) {
-        double r[8];
-        Py_ssize_t i, strides = n - (n % 8);
-        for (int j = 0; j < 8; j++) r[j] = j < m ? a[j] : 0.0;
-        for (i = 8; i + 8 <= m && i < strides; i += 8)
-            for (int j = 0; j < 8; j++) r[j] += a[i + j];
-        if (i < m && i < strides)  /* the stride m ends in */
-            for (int j = 0; i + j < m; j++) r[j] += a[i + j];
-        double sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (i = strides; i < m; i++) sum += a[i];
-        return sum;
-    }
-    Py_ssize_t half = n / 2;
-    half -= half % 8;
-    if (m <= half) return pairwise_sum_prefix(a, half, m);
-    return pairwise_sum(a, half) + pairwise_sum_prefix(a + half, n - half, m - half);
-}
 
 static inline double at_rank(const double *table, Py_ssize_t length, int64_t rank) {
     return table[rank < 0 ? 0 : rank >= length ? length - 1 : rank];  /* np.take(..., mode="clip") */
