@@ -6,7 +6,8 @@ offers two back ends:
 
 * :meth:`Cluster.score`, for :meth:`Evaluator.score_all`: the evaluator, its
   ideal rankings computed, is scattered to every worker once; tasks are batches
-  of runs, read on the worker by path (a filesystem the cluster shares) or
+  of runs (smaller ones at the end, so that the workers finish together),
+  read on the worker by path (a filesystem the cluster shares) or
   from bytes the client sends (``ship_runs``); at most a few batches are in
   flight, and their raw scores come back in the order of the runs, so the
   output is the one of a run without a cluster, byte for byte, and the
@@ -229,7 +230,7 @@ class Cluster:
         pending: deque = deque()
         window = TASKS_PER_THREAD * self.slots
         try:
-            for batch in _batches(inputs, self.batch_runs):
+            for batch in _batches(inputs, self.batch_runs, self.slots):
                 task = client.submit(score_batch, shared, [self._task_input(item) for item in batch], pure=False)
                 self._outstanding.add(task)
                 pending.append(task)
@@ -319,15 +320,24 @@ class Cluster:
         self.close()
 
 
-def _batches(inputs: Iterable[RunInput], size: int) -> Iterator[list[RunInput]]:
-    batch: list[RunInput] = []
-    for item in inputs:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+def _batches(inputs: Iterable[RunInput], size: int, slots: int) -> Iterator[list[RunInput]]:
+    """The runs in batches of ``size``, the last ones in smaller batches, each about ``1 / (2 x slots)`` of
+    the runs left, down to one run: the workers then finish about together, where a last batch of ``size``
+    runs would keep one worker busy while the others idle. To know how many are left, the runs are taken
+    ``2 x slots x size`` ahead of the batch handed out."""
+    ahead: deque = deque()
+    items = iter(inputs)
+    seen_all = False
+    while True:
+        while not seen_all and len(ahead) < (2 * slots + 1) * size:
+            try:
+                ahead.append(next(items))
+            except StopIteration:
+                seen_all = True
+        if not ahead:
+            return
+        taken = size if not seen_all else max(1, min(size, -(-len(ahead) // (2 * slots))))
+        yield [ahead.popleft() for _ in range(taken)]
 
 
 def _looks_like_file(address: str) -> bool:
