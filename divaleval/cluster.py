@@ -41,7 +41,7 @@ from .errors import DivalevalError, InputError, UsageError
 from .evaluator import Evaluator, RunInput, RunLike
 from .io import RunTable, read_run
 from .io.source import STDIN_NAME, input_from_bytes, read_input
-from .memory import keep_large_blocks_in_heap
+from .memory import advise_huge_pages_for_this_thread, keep_large_blocks_in_heap
 from .results import RawScores, RunScores
 
 DASK_EXTRA = "pip install 'divaleval[dask]'"
@@ -104,6 +104,7 @@ class UnreadRun:
 def score_batch(evaluator: Evaluator, batch: list[tuple[str, Any]]) -> list[RawScores | InputError]:
     """A task: the raw scores of each run of the batch, or the error of a bad one (in the batch's order)."""
     keep_large_blocks_in_heap()  # undoes what the nanny's settings cost (see there); cheap to repeat
+    advise_huge_pages_for_this_thread()  # (the worker's thread, as a reader thread here)
     results: list[RawScores | InputError] = []
     for source, run in batch:
         try:

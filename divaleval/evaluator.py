@@ -31,7 +31,7 @@ from .io import RunTable, expand_run_paths, read_run
 from .io.source import peek_input
 from .io.source import STDIN_NAME, STDIN_ONCE, display_name
 from .measures import Measure
-from .memory import release_unused_memory
+from .memory import advise_huge_pages_for_this_thread, release_unused_memory
 from .model import stored
 from .model.judged import JudgedDocuments
 from .model.qrels import Qrels
@@ -196,7 +196,7 @@ class Evaluator:
                     yield self.finish(raw)
             return
         warmed = threading.Event()  # set once the ideal rankings are computed: then the readers score
-        with Threads(READERS, "divaleval-reader") as reader:
+        with Threads(READERS, "divaleval-reader", advise_huge_pages_for_this_thread) as reader:
             try:
                 pending: deque = deque()
                 for item in inputs:
@@ -268,7 +268,7 @@ class Evaluator:
         novelty, others = [], []
         for m in self.measures:
             (novelty if ".novelty." in m.definition.kernel.__module__ else others).append(m)
-        with Threads(1, "divaleval-warm-up") as helper:
+        with Threads(1, "divaleval-warm-up", advise_huge_pages_for_this_thread) as helper:
             pending = helper.submit(self._warm_up, others, True)
             self._warm_up(novelty, False)
             pending.result()

@@ -51,3 +51,31 @@ def keep_large_blocks_in_heap() -> None:
         _libc.mallopt(M_MMAP_THRESHOLD, HEAP_BLOCKS_UP_TO)
         _libc.mallopt(M_TRIM_THRESHOLD, 2 * HEAP_BLOCKS_UP_TO)
         _libc.mallopt(M_TOP_PAD, 2 * HEAP_BLOCKS_UP_TO)
+
+
+MADV_HUGEPAGE = 14                     # Linux's madvise advice
+THREAD_HEAP_BYTES = 64 * 1024 * 1024   # glibc's reserve for a thread's heap (64-bit), placed at a multiple of it
+
+
+def advise_huge_pages_for_this_thread() -> None:
+    """Ask Linux for transparent huge pages on this thread's heap, in a thread started to read and score runs.
+
+    glibc gives each such thread a heap (an arena) of its own: 64 MB reserved at a multiple of 64 MB, made usable
+    as it grows. A run's arrays are first touched there, and each new 4 KB page is a page fault: two thirds of a
+    call's faults on the benchmark, a tenth of its time. Advised, the heap is given 2 MB pages where the kernel
+    allows (``/sys/kernel/mm/transparent_hugepage/enabled``: ``madvise`` or ``always``), so a few hundred faults.
+    The advice only ever changes which pages back the memory, never what it holds: where the block malloc gives
+    here lies elsewhere (another C library, the main heap), at worst another range is advised, or none.
+    """
+    if _libc is None or not hasattr(_libc, "madvise") or not hasattr(_libc, "malloc"):
+        return
+    _libc.malloc.restype = ctypes.c_void_p
+    _libc.free.argtypes = [ctypes.c_void_p]
+    _libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    block = _libc.malloc(64)
+    if not block:
+        return
+    heap = block - block % THREAD_HEAP_BYTES
+    _libc.free(block)
+    _libc.madvise(heap, THREAD_HEAP_BYTES, MADV_HUGEPAGE)
+

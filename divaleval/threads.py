@@ -51,9 +51,10 @@ class Threads:
     number of runs.
     """
 
-    def __init__(self, workers: int, name: str) -> None:
+    def __init__(self, workers: int, name: str, start: Callable[[], None] | None = None) -> None:
         self._workers = workers
         self._name = name
+        self._start = start  # called first in each thread
         self._waiting: deque[Task] = deque()
         self._changed = threading.Condition()
         self._closed = False
@@ -71,6 +72,8 @@ class Threads:
         return task
 
     def _serve(self) -> None:
+        if self._start is not None:
+            self._start()
         while True:
             with self._changed:
                 while not self._waiting and not self._closed:

@@ -92,8 +92,8 @@ def test_a_damaged_entry_is_ignored_and_written_again(tmp_path, damage):
 
 @pytest.mark.parametrize("damage", [None, "truncated", "flipped first block", "flipped last block", "longer"])
 def test_an_entry_read_in_blocks_is_checked_whole(tmp_path, monkeypatch, damage):
-    """A large entry is read by a helper thread in blocks whose CRC-32 is taken as they arrive: blocks of a few
-    hundred bytes here, so that the sample's entry takes that path. A whole entry reads as the whole-file read
+    """A large entry is read by a helper thread in blocks whose check sums are taken as they arrive: blocks of a
+    few hundred bytes here (and of a number of bytes that cuts words), so that the sample's entry takes that path. A whole entry reads as the whole-file read
     reads it; a damage anywhere, or a file that ends early or late, is no entry."""
     from divaleval.model import stored
 
@@ -102,8 +102,8 @@ def test_an_entry_read_in_blocks_is_checked_whole(tmp_path, monkeypatch, damage)
     [entry] = entries(cache)
     data = entry.read_bytes()
     whole = stored._read_entry(entry)
-    monkeypatch.setattr(stored, "READ_BLOCK", 256)
-    assert len(data) > 8 * 256
+    monkeypatch.setattr(stored, "READ_BLOCK", 253)
+    assert len(data) > 8 * 253
     at = {"flipped first block": 200, "flipped last block": len(data) - 10}.get(damage)
     entry.write_bytes({None: data, "truncated": data[:-300], "longer": data + b"\0" * 64}.get(damage, data) if at is None
                       else data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
@@ -234,7 +234,7 @@ def test_an_entry_cut_anywhere_is_ignored(tmp_path):
     from divaleval.model import stored
 
     path, data = _entry_bytes(tmp_path)
-    _, length, crc, pickled, count = stored.HEADER.unpack_from(data)
+    _, length, _, _, pickled, count = stored.HEADER.unpack_from(data)
     table_end = stored.HEADER.size + stored.LENGTH.size * count
     cuts = [0, 7, stored.HEADER.size - 1, stored.HEADER.size, table_end - 3, table_end + pickled // 2,
             table_end + pickled, len(data) // 2, len(data) - 4097, len(data) - 1]
@@ -248,25 +248,58 @@ def test_an_entry_cut_anywhere_is_ignored(tmp_path):
 
 
 def test_an_entry_whose_layout_disagrees_with_its_checksum_is_ignored(tmp_path):
-    """A header claiming another pickle length or buffer count (the CRC-32 covers what follows the header): the
-    layout does not add up to the file's length, or the pickle is cut, so the entry is refused rather than
+    """A header claiming another pickle length or buffer count (the check sums cover what follows the header):
+    the layout does not add up to the file's length, or the pickle is cut, so the entry is refused rather than
     unpickled from the wrong bytes."""
-    import zlib
-
     from divaleval.model import stored
 
     path, data = _entry_bytes(tmp_path)
-    magic, length, crc, pickled, count = stored.HEADER.unpack_from(data)
+    magic, length, first_sum, second_sum, pickled, count = stored.HEADER.unpack_from(data)
+    assert (first_sum, second_sum) == word_sums_by_hand(data[stored.HEADER.size:])
     for changed in [(pickled + stored.ALIGN, count), (pickled - 1, count), (pickled, count - 1), (pickled, count + 1)]:
-        header = stored.HEADER.pack(magic, length, crc, *changed)
+        header = stored.HEADER.pack(magic, length, first_sum, second_sum, *changed)
         path.write_bytes(header + data[stored.HEADER.size:])
         assert stored._read_entry(path) is None, changed
     # A buffer length changed and the checksum recomputed: the buffers no longer end where the file does.
     body = bytearray(data[stored.HEADER.size:])
     first = stored.LENGTH.unpack_from(body)[0]
     stored.LENGTH.pack_into(body, 0, first + 1)
-    path.write_bytes(stored.HEADER.pack(magic, length, zlib.crc32(body), pickled, count) + bytes(body))
+    path.write_bytes(stored.HEADER.pack(magic, length, *word_sums_by_hand(body), pickled, count) + bytes(body))
     assert stored._read_entry(path) is None
+
+
+def word_sums_by_hand(body: bytes) -> tuple[int, int]:
+    """An entry's check sums from their definition, word by word in Python integers: the 64-bit little-endian
+    words of the body (the last padded with zero bytes), their sum and the sum of each times its place (1, 2,
+    ...), modulo 2**64."""
+    words = [int.from_bytes(body[at:at + 8].ljust(8, b"\0"), "little") for at in range(0, len(body), 8)]
+    return sum(words) % 2**64, sum(place * word for place, word in enumerate(words, 1)) % 2**64
+
+
+def test_the_check_sums_of_a_few_bytes_by_hand():
+    """Twenty bytes 0, 1, ..., 19: words 0x0706050403020100, 0x0f0e0d0c0b0a0908 and 0x13121110 (padded); the
+    first sum is theirs, the second 1, 2 and 3 times them; from any word on, carried over the words before."""
+    from divaleval.model import stored
+
+    body = bytes(range(20))
+    words = [0x0706050403020100, 0x0F0E0D0C0B0A0908, 0x13121110]
+    expected = (sum(words), words[0] + 2 * words[1] + 3 * words[2])
+    assert stored._word_sums(body) == expected == word_sums_by_hand(body)
+    assert stored._word_sums(body[8:], 1, stored._word_sums(body[:8])) == expected
+    assert stored._word_sums(b"") == (0, 0)
+    # Past 2**64 both wrap: 2**64 - 1 twice sums to 2**64 - 2; weighted, 3 * (2**64 - 1) = 2**64 - 3.
+    assert stored._word_sums(b"\xff" * 16) == (2**64 - 2, 2**64 - 3)
+
+
+def test_the_check_sums_of_many_words_match_their_definition(monkeypatch):
+    """More words than one stretch summed at a time (SUM_WORDS made small), in stretches that end anywhere."""
+    import random
+
+    from divaleval.model import stored
+
+    monkeypatch.setattr(stored, "SUM_WORDS", 7)
+    body = random.Random(4).randbytes(8 * 50 + 5)
+    assert stored._word_sums(body) == word_sums_by_hand(body)
 
 
 def test_an_entry_of_the_first_format_is_ignored(tmp_path):

@@ -1,6 +1,7 @@
 """divaleval/threads.py: calls in background threads, at most N at a time, results and exceptions carried over."""
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -71,3 +72,64 @@ def test_the_threads_are_kept_for_every_call():
         for task in tasks:
             task.result()
     assert names <= {"test-1", "test-2"}
+
+
+def test_each_thread_runs_the_start_call_first_once():
+    started, seen = [], []
+    lock = threading.Lock()
+
+    def start() -> None:
+        with lock:
+            started.append(threading.current_thread().name)
+
+    def work(k: int) -> int:
+        seen.append(threading.current_thread().name in started)
+        return k
+
+    with Threads(2, "t", start) as pool:
+        assert [task.result() for task in [pool.submit(work, k) for k in range(6)]] == list(range(6))
+    assert sorted(started) == ["t-1", "t-2"] and all(seen)
+
+
+def _vm_flags_at(address: int) -> list[str]:
+    """The VmFlags of the mapping of this process that holds ``address`` (Linux's /proc/self/smaps)."""
+    flags, inside = None, False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            head = line.split()[0]
+            if "-" in head and all(c in "0123456789abcdef-" for c in head):
+                low, high = (int(part, 16) for part in head.split("-"))
+                inside = low <= address < high
+            elif inside and head == "VmFlags:":
+                flags = line.split()[1:]
+    assert flags is not None, hex(address)
+    return flags
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="Linux's /proc/self/smaps")
+def test_a_reader_threads_heap_is_advised_huge_pages():
+    """After the advice, the mapping that holds what malloc gives the thread carries Linux's ``hg`` flag (advised
+    MADV_HUGEPAGE)."""
+    import ctypes
+
+    from divaleval import memory
+
+    if memory._libc is None or not hasattr(memory._libc, "madvise"):
+        pytest.skip("not glibc")
+    libc = memory._libc
+    libc.malloc.restype = ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    flags: list[str] = []
+
+    def look() -> None:
+        memory.advise_huge_pages_for_this_thread()
+        block = libc.malloc(1000)
+        try:
+            flags.extend(_vm_flags_at(block))
+        finally:
+            libc.free(block)
+
+    thread = threading.Thread(target=look)
+    thread.start()
+    thread.join()
+    assert "hg" in flags

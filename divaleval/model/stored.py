@@ -17,8 +17,8 @@ option; ``--iprob``, ``--rel-min`` and the measures are applied to the loaded ob
 derive is kept under keys that name them). Entries are never updated in place: a call that derived
 something new writes the whole entry again under a temporary name and renames it over the old one, so
 readers see an entry whole or not at all, whoever else writes at the same time. An entry is read only
-whole: its length and CRC-32 must match its header, else it is ignored (never a wrong number), as is
-one that cannot be unpickled. The arrays' bytes lie after the pickle (protocol 5's out-of-band buffers,
+whole: its length and its check sums (:func:`_word_sums`) must match its header, else it is ignored (never a
+wrong number), as is one that cannot be unpickled. The arrays' bytes lie after the pickle (protocol 5's out-of-band buffers,
 each aligned), so that the arrays read back are views of the memory the entry was read into, not copies
 (unpickling takes a millisecond whatever their size). Only entries the current user owns are read,
 since unpickling runs code (a cache shared between users is one they can all write, so it is not
@@ -75,15 +75,18 @@ from .qrels import Qrels, build_qrels
 ENVIRONMENT = "DIVALEVAL_CACHE"
 OFF = ("", "0", "off", "no", "false")
 ON = ("1", "on", "yes", "true")  # (the usual place: not a directory named "1" wherever the call runs)
-FORMAT = 2
-MAGIC = b"DIVQRLS\x02"
-# magic, length of what follows the header, CRC-32 of it, pickle's length, number of out-of-band buffers; then
-# each buffer's length (8 bytes each), the pickle, and the buffers, each starting at a multiple of ALIGN.
-HEADER = struct.Struct("<8sQIQI")
+FORMAT = 3
+MAGIC = b"DIVQRLS\x03"
+# magic, length of what follows the header, its two check sums (_word_sums), pickle's length, number of out-of-band
+# buffers; then each buffer's length (8 bytes each), the pickle, and the buffers, each starting at a multiple of
+# ALIGN. (48 bytes: what follows starts on a word.)
+HEADER = struct.Struct("<8sQQQQQ")
 LENGTH = struct.Struct("<Q")
 ALIGN = 64                       # (numpy wants its items aligned; 64 suits any dtype and cache lines)
 HASH_BLOCK = 16 * 1024 * 1024    # the qrels are hashed in blocks of this size, by two threads
 READ_BLOCK = 4 * 1024 * 1024     # a large entry is read in blocks of this size, each checked as the next is read
+SUM_WORDS = 64 * 1024            # words summed at a time (the weights of one such stretch are kept)
+WORD_MASK = (1 << 64) - 1
 STAT_ENVIRONMENT = "DIVALEVAL_CACHE_STAT"  # (OFF: hash every call's bytes; not in _code_key: entries are the same)
 # A memo (files/DEVICE-INODE): magic, the file's device, inode, size, modification and change times (ns), the
 # key its bytes hashed to (20 bytes); then the CRC-32 of all that.
@@ -334,10 +337,22 @@ def _code_key() -> str:
                     elif item.name.endswith((".py", ".so", ".pyd", ".c", ".h")):
                         stat = item.stat()
                         parts.append(f"{item.path} {stat.st_size} {stat.st_mtime_ns}")
-        import hashlib  # (see _digest)
-
-        _code = hashlib.sha256("\n".join(sorted(parts)).encode()).hexdigest()[:16]
+        _code = _small_sha256("\n".join(sorted(parts)).encode())[:16]
     return _code
+
+
+def _small_sha256(data: bytes) -> str:
+    """SHA-256 of a few kilobytes, hex, by CPython's own module where there is one: it loads in a fraction of a
+    millisecond, where hashlib's OpenSSL, faster on the qrels' megabytes (:func:`_digest`), takes 4-5 ms of a
+    call whose qrels' key came from a memo."""
+    try:
+        from _sha2 import sha256  # (CPython 3.12 and later)
+    except ImportError:
+        try:
+            from _sha256 import sha256  # (CPython 3.11)
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data).hexdigest()
 
 
 def _read_entry(path: str) -> Qrels | None:
@@ -360,10 +375,10 @@ def _read_entry(path: str) -> Qrels | None:
     except (OSError, AttributeError):  # (no os.getuid on Windows: no cache there)
         return None
     try:
-        magic, length, crc, pickled, count = HEADER.unpack_from(view)
-        if (magic != MAGIC or len(view) - HEADER.size != length or found != crc
+        magic, length, first_sum, second_sum, pickled, count = HEADER.unpack_from(view)
+        if (magic != MAGIC or len(view) - HEADER.size != length or found != (first_sum, second_sum)
                 or LENGTH.size * count > length):
-            return None  # (the header is not under the CRC: a damaged count must not set a long loop going)
+            return None  # (the header is not under the sums: a damaged count must not set a long loop going)
         at = HEADER.size + LENGTH.size * count
         lengths = [LENGTH.unpack_from(view, HEADER.size + LENGTH.size * k)[0] for k in range(count)]
         payload, at = view[at:at + pickled], at + pickled
@@ -380,16 +395,16 @@ def _read_entry(path: str) -> Qrels | None:
     return qrels if isinstance(qrels, Qrels) else None
 
 
-def _read_checked(handle, view: memoryview) -> int | None:
-    """Fill ``view`` (at least a header long) from ``handle``; the CRC-32 of what follows the header, or None
-    where the file ends first.
+def _read_checked(handle, view: memoryview) -> tuple[int, int] | None:
+    """Fill ``view`` (at least a header long) from ``handle``; the check sums of what follows the header
+    (:func:`_word_sums`), or None where the file ends first.
 
-    A large entry is read in blocks by a helper thread while this one takes the CRC-32 of the blocks already
-    read (reading and the CRC both let go of the GIL): the two take about as long as the longer of them
-    (25 MB: 10 ms each), not as long as both.
+    A large entry is read in blocks by a helper thread while this one sums the blocks already read (reading
+    and numpy's sums both let go of the GIL): the two take about as long as the longer of them, not as long
+    as both.
     """
     if len(view) < 2 * READ_BLOCK:
-        return zlib.crc32(view[HEADER.size:]) if _read_whole(handle, view) else None
+        return _word_sums(view[HEADER.size:]) if _read_whole(handle, view) else None
     blocks: SimpleQueue = SimpleQueue()  # the end of each block read, in order; then None
 
     def read_blocks() -> None:
@@ -406,12 +421,43 @@ def _read_checked(handle, view: memoryview) -> int | None:
 
     reader = threading.Thread(target=read_blocks, name="divaleval-cache-read", daemon=True)
     reader.start()
-    crc, checked = 0, HEADER.size
+    sums, checked, read = (0, 0), HEADER.size, HEADER.size
     while (end := blocks.get()) is not None:
-        crc = zlib.crc32(view[checked:end], crc)
-        checked = end
+        read = end
+        whole = end - (end - HEADER.size) % 8  # (whole words: a word cut by the block's end waits for the next)
+        sums = _word_sums(view[checked:whole], (checked - HEADER.size) // 8, sums)
+        checked = whole
     reader.join()
-    return crc if checked == len(view) else None
+    if read != len(view):
+        return None
+    return _word_sums(view[checked:], (checked - HEADER.size) // 8, sums)
+
+
+def _word_sums(data, first: int = 0, sums: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    """The check sums of an entry's bytes after its header, carried on from ``sums`` (those of the ``first``
+    words before ``data``): the bytes read as 64-bit little-endian words, the last one padded with zero bytes;
+    the first sum adds the words, the second each word times its place (1, 2, 3, ...), both modulo 2**64.
+
+    Any change to one word changes the first sum; changes to two words that cancel there change the second
+    unless their difference times their distance is a multiple of 2**64. (The entry's CRC-32 took about 20 ms
+    a call on the benchmark's 20 MB entry; numpy takes these sums at memory speed, a few ms.)
+    """
+    import numpy
+
+    whole = len(data) - len(data) % 8
+    words = numpy.frombuffer(data[:whole], dtype="<u8")
+    weights = numpy.arange(1, min(SUM_WORDS, len(words)) + 1, dtype=numpy.uint64)
+    first_sum, second_sum = sums
+    for start in range(0, len(words), SUM_WORDS):
+        stretch = words[start:start + SUM_WORDS]
+        total = int(stretch.sum())  # (numpy's sums of uint64 arrays wrap around modulo 2**64, silently)
+        first_sum += total
+        second_sum += int(numpy.dot(stretch, weights[:len(stretch)])) + (first + start) * total
+    if whole < len(data):
+        last = int.from_bytes(bytes(data[whole:]), "little")
+        first_sum += last
+        second_sum += (first + len(words) + 1) * last
+    return first_sum & WORD_MASK, second_sum & WORD_MASK
 
 
 def _read_whole(handle, view: memoryview) -> bool:
@@ -442,11 +488,9 @@ def _write_entry(path: str, qrels: Qrels) -> frozenset | None:
         parts.append(bytes(_aligned(at) - at))
         parts.append(buffer)
         at = _aligned(at) + buffer.nbytes
-    crc = 0
-    for part in parts:
-        crc = zlib.crc32(part, crc)
-    header = HEADER.pack(MAGIC, at - HEADER.size, crc, len(payload), len(buffers))
-    return held if _write_file(path, [header, *parts]) else None
+    body = b"".join(parts)
+    header = HEADER.pack(MAGIC, len(body), *_word_sums(body), len(payload), len(buffers))
+    return held if _write_file(path, [header, body]) else None
 
 
 def _write_file(path: str, parts: list) -> bool:

@@ -54,40 +54,38 @@ static int read_integer(const unsigned char *p, const unsigned char *end, int64_
  * parser and C's strtod round); 0 if read, -1 to decline (inf, nan, hexadecimal, out of range). */
 static int read_real(const unsigned char *start, const unsigned char *end, double *out) {
     const unsigned char *p = start;
-    int negative = 0, digits = 0, any = 0, long_mantissa = 0;
+    int negative = 0, long_mantissa = 0;
     uint64_t mantissa = 0;
     long exponent = 0;
     if (p < end && (*p == '+' || *p == '-')) {
         negative = *p == '-';
         p++;
     }
-    for (; p < end && is_digit(*p); p++) {
-        any = 1;
-        if (mantissa == 0 && *p == '0') continue;  /* a leading zero */
-        if (digits < REAL_DIGITS) {
-            mantissa = mantissa * 10 + (*p - '0');
-            digits++;
-        } else {
-            long_mantissa = 1;
-        }
-    }
+    /* The digits found first, then read: the significant ones (past leading zeros, each of those in the
+     * fraction a place further right) make the mantissa, at most REAL_DIGITS of them. */
+    const unsigned char *whole = p;
+    while (p < end && is_digit(*p)) p++;
+    const unsigned char *whole_end = p, *fraction = p, *fraction_end = p;
     if (p < end && *p == '.') {
-        for (p++; p < end && is_digit(*p); p++) {
-            any = 1;
-            if (mantissa == 0 && *p == '0') {
-                exponent--;
-                continue;
-            }
-            if (digits < REAL_DIGITS) {
-                mantissa = mantissa * 10 + (*p - '0');
-                digits++;
-                exponent--;
-            } else {
-                long_mantissa = 1;
-            }
-        }
+        fraction = ++p;
+        while (p < end && is_digit(*p)) p++;
+        fraction_end = p;
     }
-    if (!any) return -1;
+    if (whole == whole_end && fraction == fraction_end) return -1;  /* no digit */
+    while (whole < whole_end && *whole == '0') whole++;
+    if (whole == whole_end) {  /* no significant digit before the point: the fraction's zeros lead */
+        const unsigned char *first = fraction;
+        while (first < fraction_end && *first == '0') first++;
+        exponent -= (long)(first - fraction);
+        fraction = first;
+    }
+    if ((whole_end - whole) + (fraction_end - fraction) > REAL_DIGITS) {
+        long_mantissa = 1;  /* (more than a mantissa holds: strtod reads it) */
+    } else {
+        for (; whole < whole_end; whole++) mantissa = mantissa * 10 + (uint64_t)(*whole - '0');
+        exponent -= (long)(fraction_end - fraction);
+        for (; fraction < fraction_end; fraction++) mantissa = mantissa * 10 + (uint64_t)(*fraction - '0');
+    }
     if (p < end && (*p == 'e' || *p == 'E')) {
         int exponent_negative = 0;
         long written = 0;
