@@ -194,3 +194,75 @@ def test_docnos_made_to_share_a_slot_are_declined_and_read_alike(tmp_path):
     path = tmp_path / "qrels.txt"
     path.write_bytes(data)
     assert_same_reading(path)
+
+
+# -- two halves, two threads: the same split as one pass ---------------------------------------------------------
+
+def split_in_halves(data: bytes):
+    """The kernel's split of ``data`` by two threads (halves from 0 bytes: any file of two lines or more)."""
+    with kernels_on(True):
+        return native.kernels().split_qrels(data, False, 0)
+
+
+def assert_halves_split_alike(data: bytes) -> None:
+    one_pass, halves = split(data), split_in_halves(data)
+    assert (one_pass is None) == (halves is None), data
+    if one_pass is not None:
+        assert [bytes(part) if isinstance(part, bytearray) else part for part in halves] == \
+            [bytes(part) if isinstance(part, bytearray) else part for part in one_pass], data
+
+
+@pytest.mark.parametrize("data", [case[1] for case in FILES], ids=[case[0] for case in FILES])
+def test_awkward_qrels_split_alike_in_halves(data):
+    assert_halves_split_alike(data)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_plain_qrels_split_alike_in_halves(seed):
+    """Labels first seen in either half, or in both; the second half's labels coded after the first's."""
+    rng = random.Random(100 + seed)
+    separator = rng.choice([" ", "\t"])
+    lines = [separator.join([rng.choice(["1", "2", "10", "t-7", "x\xe9"]), str(rng.randint(0, 5)),
+                             "".join(rng.choice("abcXYZ019") for _ in range(rng.randint(1, 4))),
+                             rng.choice(["0", "1", "2", "-2", "L1", "+3"])]) for _ in range(rng.randint(2, 600))]
+    assert_halves_split_alike(("\n".join(lines) + rng.choice(["", "\n"])).encode())
+
+
+def test_the_halves_merge_labels_in_first_seen_order():
+    """By hand: the second half (from "b 3 z") adds topic c, intent 3 and docno z after the first half's."""
+    data = b"a 1 x 1\nb 2 y 0\nb 3 z 2\nc 1 x 1\n"
+    rows, topic, intent, docno, level, offsets, texts, topics, intents = split_in_halves(data)
+    assert rows == 4 and topics == [b"a", b"b", b"c"] and intents == [b"1", b"2", b"3"]
+    assert np.frombuffer(topic, np.int32).tolist() == [0, 1, 1, 2]
+    assert np.frombuffer(intent, np.int32).tolist() == [0, 1, 2, 0]
+    assert np.frombuffer(docno, np.int32).tolist() == [0, 1, 2, 0]
+    assert bytes(texts) == b"xyz" and np.frombuffer(offsets, np.int32).tolist() == [0, 1, 2, 3]
+    assert np.frombuffer(level, np.int16).tolist() == [1, 0, 2, 1]
+
+
+def test_a_second_half_with_the_other_separator_is_declined_as_one_pass_declines_it():
+    data = b"1 1 a 1\n" * 3 + b"1\t1\tb\t1\n" * 3
+    assert split(data) is None and split_in_halves(data) is None
+
+
+@pytest.mark.parametrize("path", real_qrels(), ids=lambda path: "/".join(path.parts[-3:]))
+def test_real_qrels_split_alike_in_halves(path):
+    assert_halves_split_alike(path.read_bytes())
+
+
+def test_a_mapped_file_read_in_halves_reads_as_its_bytes(tmp_path):
+    """A file mapped (as the reader maps it: the pages behind each half given back as it is read, 4 MB at a time)
+    in two halves, each longer than that."""
+    import mmap
+
+    rng = random.Random(7)
+    data = b"".join(b"%d %d doc-%d %d\n" % (rng.randint(1, 50), rng.randint(1, 9), rng.randint(1, 10**5),
+                                            rng.randint(0, 3)) for _ in range(600_000))
+    path = tmp_path / "qrels.txt"
+    path.write_bytes(data)
+    with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        with kernels_on(True):
+            halves = native.kernels().split_qrels(mapped, True, 0)
+    assert len(data) > 2 * (4 << 20) and halves is not None
+    assert [bytes(part) if isinstance(part, bytearray) else part for part in halves] == \
+        [bytes(part) if isinstance(part, bytearray) else part for part in split(data)]

@@ -58,14 +58,14 @@ def split_run(content: Callable[[], ContextManager]) -> SplitRun | None:
                     extra_fields)
 
 
-def _split_file(name: str, content: Callable[[], ContextManager]) -> tuple | None:
+def _split_file(name: str, content: Callable[[], ContextManager], *options: int) -> tuple | None:
     """The kernel ``name``'s answer for the bytes ``content()`` gives (None: not taken, or declined), told
-    whether they are a file's mapping (see :func:`split_run`)."""
+    whether they are a file's mapping (see :func:`split_run`), and given ``options``."""
     compiled = kernel(name)
     if compiled is None:
         return None
     with content() as data:
-        return compiled(data, isinstance(data, mmap.mmap))
+        return compiled(data, isinstance(data, mmap.mmap), *options)
 
 
 class SplitQrels(NamedTuple):
@@ -82,12 +82,13 @@ class SplitQrels(NamedTuple):
     intent_labels: list[bytes]
 
 
-def split_qrels(content: Callable[[], ContextManager]) -> SplitQrels | None:
+def split_qrels(content: Callable[[], ContextManager], halves_from: int | None = None) -> SplitQrels | None:
     """Intentwise qrels (``topic intent docno judgment``) split into columns, or None: the kernel is not taken,
     or the file is not in the plain form it takes (one space or one tab between four fields, judgments
     integers or NTCIR levels within range). ``content()``: as for :func:`split_run`. Docnos come coded as
-    topics and intents do (the distinct ones once each), not as one text per line."""
-    split = _split_file("split_qrels", content)
+    topics and intents do (the distinct ones once each), not as one text per line. From ``halves_from`` bytes
+    (None: the kernel's own 8 MB) two threads split a half each, giving the same columns."""
+    split = _split_file("split_qrels", content, -1 if halves_from is None else halves_from)
     if split is None:
         return None
     rows, topics, intents, docnos, levels, offsets, texts, topic_labels, intent_labels = split
