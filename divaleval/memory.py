@@ -1,4 +1,5 @@
-"""Giving memory back to the system after a large input, so that peak memory stays near what is held.
+"""Giving memory back to the system after a large input, so that peak memory stays near what is held; and how the
+C library's heaps are kept and backed.
 
 Arrow's allocator and the C library's both keep freed memory for reuse: after
 the qrels are parsed, a few hundred MB of parser buffers and temporaries would
@@ -7,6 +8,7 @@ otherwise stay resident beside the few MB the evaluation keeps.
 from __future__ import annotations
 
 import ctypes
+import sys
 
 _libc = None
 try:
@@ -55,19 +57,21 @@ def keep_large_blocks_in_heap() -> None:
 
 MADV_HUGEPAGE = 14                     # Linux's madvise advice
 THREAD_HEAP_BYTES = 64 * 1024 * 1024   # glibc's reserve for a thread's heap (64-bit), placed at a multiple of it
+_HEAPS_ADVISABLE = sys.platform.startswith("linux") and _trim is not None and sys.maxsize > 2**32  # (glibc, 64-bit)
 
 
 def advise_huge_pages_for_this_thread() -> None:
     """Ask Linux for transparent huge pages on this thread's heap, in a thread started to read and score runs.
 
     glibc gives each such thread a heap (an arena) of its own: 64 MB reserved at a multiple of 64 MB, made usable
-    as it grows. A run's arrays are first touched there, and each new 4 KB page is a page fault: two thirds of a
-    call's faults on the benchmark, a tenth of its time. Advised, the heap is given 2 MB pages where the kernel
-    allows (``/sys/kernel/mm/transparent_hugepage/enabled``: ``madvise`` or ``always``), so a few hundred faults.
-    The advice only ever changes which pages back the memory, never what it holds: where the block malloc gives
-    here lies elsewhere (another C library, the main heap), at worst another range is advised, or none.
+    as it grows. A run's arrays are first touched there, and each new 4 KB page is a page fault: more than half of
+    a call's faults on the benchmark, a tenth of its time. Advised, the heap is given 2 MB pages where the kernel
+    allows (``/sys/kernel/mm/transparent_hugepage/enabled``: ``madvise`` or ``always``): a call of one run went
+    from 17,000 faults to 7,800. The advice only ever changes which pages back the memory, never what it holds:
+    where the block malloc gives lies elsewhere (the main heap), at worst another range is advised, or none. Only
+    with glibc on 64-bit Linux; elsewhere nothing is done.
     """
-    if _libc is None or not hasattr(_libc, "madvise") or not hasattr(_libc, "malloc"):
+    if not _HEAPS_ADVISABLE:
         return
     _libc.malloc.restype = ctypes.c_void_p
     _libc.free.argtypes = [ctypes.c_void_p]
@@ -78,4 +82,3 @@ def advise_huge_pages_for_this_thread() -> None:
     heap = block - block % THREAD_HEAP_BYTES
     _libc.free(block)
     _libc.madvise(heap, THREAD_HEAP_BYTES, MADV_HUGEPAGE)
-

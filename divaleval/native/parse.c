@@ -652,7 +652,7 @@ static int merged_codes(LabelMap *into, const LabelMap *from, int32_t *codes, Py
 
 /* Split `data` (plain qrels, separator `separator`) in one half or two (from `halves_from` bytes: a newline
  * near the middle ends the first), each half's lines counted and split without the GIL; the columns
- * allocated here for all the lines. 0 with `first->split` holding the whole (labels merged, columns filled);
+ * allocated here for all the lines. 0 with `halves[0].split` holding the whole (labels merged, columns filled);
  * -1 to decline; -2 with an exception set. */
 static int split_qrels_halves(const unsigned char *data, Py_ssize_t size, unsigned char separator, int mapped,
                               Py_ssize_t halves_from, QrelsHalf halves[2], PyObject *columns[4]) {
