@@ -51,6 +51,43 @@ static int read_integer(const unsigned char *p, const unsigned char *end, int64_
     return 0;
 }
 
+/* Eight bytes as a little-endian word (the first byte lowest). */
+static inline uint64_t eight_bytes(const unsigned char *p) {
+    uint64_t word;
+    memcpy(&word, p, 8);
+    return little_endian(word);
+}
+
+/* Whether all eight bytes of a word are ASCII digits: each byte's high half 3, and its low half plus 6 below 16. */
+static inline int eight_digits(uint64_t word) {
+    const uint64_t highs = UINT64_C(0xF0F0F0F0F0F0F0F0);
+    return ((word & highs) | (((word + UINT64_C(0x0606060606060606)) & highs) >> 4)) == UINT64_C(0x3333333333333333);
+}
+
+/* The value of eight ASCII digits (the first the most significant), three multiplications: pairs of digits,
+ * then pairs of pairs, then the two halves. */
+static inline uint64_t eight_digits_value(uint64_t word) {
+    const uint64_t pair_mask = UINT64_C(0x000000FF000000FF);
+    word -= UINT64_C(0x3030303030303030);
+    word = word * 10 + (word >> 8);  /* each byte pair's first byte: 10 x its first digit + its second */
+    return (((word & pair_mask) * UINT64_C(0x000F424000000064)) +          /* x 100 and x 1,000,000 */
+            (((word >> 16) & pair_mask) * UINT64_C(0x0000271000000001))) >> 32;  /* x 1 and x 10,000 */
+}
+
+/* The first byte at or after p that is no ASCII digit (or end), eight bytes at a time while they all are. */
+static inline const unsigned char *digits_end(const unsigned char *p, const unsigned char *end) {
+    while (end - p >= 8 && eight_digits(eight_bytes(p))) p += 8;
+    while (p < end && is_digit(*p)) p++;
+    return p;
+}
+
+/* The mantissa times 10^(end - p) plus the digits p[0 : end - p] (all ASCII digits; the result fits). */
+static inline uint64_t with_digits(uint64_t mantissa, const unsigned char *p, const unsigned char *end) {
+    for (; end - p >= 8; p += 8) mantissa = mantissa * 100000000 + eight_digits_value(eight_bytes(p));
+    for (; p < end; p++) mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+    return mantissa;
+}
+
 /* A plain decimal real, [+-]?(digits[.digits*]|.digits)([eE][+-]?digits)?, correctly rounded (as Arrow's
  * parser and C's strtod round); 0 if read, -1 to decline (inf, nan, hexadecimal, out of range). */
 static int read_real(const unsigned char *start, const unsigned char *end, double *out) {
@@ -65,11 +102,11 @@ static int read_real(const unsigned char *start, const unsigned char *end, doubl
     /* The digits found first, then read: the significant ones (past leading zeros, each of those in the
      * fraction a place further right) make the mantissa, at most REAL_DIGITS of them. */
     const unsigned char *whole = p;
-    while (p < end && is_digit(*p)) p++;
+    p = digits_end(p, end);
     const unsigned char *whole_end = p, *fraction = p, *fraction_end = p;
     if (p < end && *p == '.') {
         fraction = ++p;
-        while (p < end && is_digit(*p)) p++;
+        p = digits_end(p, end);
         fraction_end = p;
     }
     if (whole == whole_end && fraction == fraction_end) return -1;  /* no digit */
@@ -83,9 +120,8 @@ static int read_real(const unsigned char *start, const unsigned char *end, doubl
     if ((whole_end - whole) + (fraction_end - fraction) > REAL_DIGITS) {
         long_mantissa = 1;  /* (more than a mantissa holds: strtod reads it) */
     } else {
-        for (; whole < whole_end; whole++) mantissa = mantissa * 10 + (uint64_t)(*whole - '0');
+        mantissa = with_digits(with_digits(0, whole, whole_end), fraction, fraction_end);
         exponent -= (long)(fraction_end - fraction);
-        for (; fraction < fraction_end; fraction++) mantissa = mantissa * 10 + (uint64_t)(*fraction - '0');
     }
     if (p < end && (*p == 'e' || *p == 'E')) {
         int exponent_negative = 0;
@@ -291,9 +327,7 @@ static inline const unsigned char *field_end(const unsigned char *p, const unsig
 #if defined(__GNUC__) || defined(__clang__)
         while (end - p >= 8) {
             const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-            uint64_t word;
-            memcpy(&word, p, 8);
-            word = little_endian(word);
+            uint64_t word = eight_bytes(p);
             /* A high bit for each byte below 0x21: exact for the first such byte (Mycroft's test). */
             uint64_t low = (word - 0x21 * ones) & ~word & highs;
             if (low) {
