@@ -93,8 +93,9 @@ def test_a_damaged_entry_is_ignored_and_written_again(tmp_path, damage):
 @pytest.mark.parametrize("damage", [None, "truncated", "flipped first block", "flipped last block", "longer"])
 def test_an_entry_read_in_blocks_is_checked_whole(tmp_path, monkeypatch, damage):
     """A large entry is read by a helper thread in blocks whose check sums are taken as they arrive: blocks of a
-    few hundred bytes here (and of a number of bytes that cuts words), so that the sample's entry takes that path. A whole entry reads as the whole-file read
-    reads it; a damage anywhere, or a file that ends early or late, is no entry."""
+    few hundred bytes here (and of a number of bytes that cuts words), so that the sample's entry takes that
+    path. A whole entry reads as the whole-file read reads it; a damage anywhere, or a file that ends early or
+    late, is no entry."""
     from divaleval.model import stored
 
     cache = tmp_path / "cache"

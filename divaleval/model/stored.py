@@ -18,8 +18,8 @@ derive is kept under keys that name them). Entries are never updated in place: a
 something new writes the whole entry again under a temporary name and renames it over the old one, so
 readers see an entry whole or not at all, whoever else writes at the same time. An entry is read only
 whole: its length and its check sums (:func:`_word_sums`) must match its header, else it is ignored (never a
-wrong number), as is one that cannot be unpickled. The arrays' bytes lie after the pickle (protocol 5's out-of-band buffers,
-each aligned), so that the arrays read back are views of the memory the entry was read into, not copies
+wrong number), as is one that cannot be unpickled. The arrays' bytes lie after the pickle (protocol 5's
+out-of-band buffers, each aligned), so that the arrays read back are views of the memory the entry was read into, not copies
 (unpickling takes a millisecond whatever their size). Only entries the current user owns are read,
 since unpickling runs code (a cache shared between users is one they can all write, so it is not
 trusted). A directory that cannot be written (read-only, full) is only read; nothing about the cache ever stops an evaluation or
