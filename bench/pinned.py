@@ -25,6 +25,7 @@ identical byte for byte, in every round.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -63,7 +64,7 @@ def start_cluster(folder: Path, cores: tuple[int, int]) -> tuple[Path, list[subp
     processes = [subprocess.Popen([BIN / "dask", "scheduler", "--scheduler-file", scheduler_file, "--port", "0",
                                    "--no-dashboard"], **quiet)]
     deadline = time.monotonic() + WAIT_SECONDS
-    while not scheduler_file.exists() and time.monotonic() < deadline:
+    while not _written(scheduler_file) and time.monotonic() < deadline:  # (made first, then written)
         time.sleep(0.1)
     for core in cores:
         processes.append(subprocess.Popen(["taskset", "-c", str(core), BIN / "dask", "worker", "--scheduler-file",
@@ -74,6 +75,14 @@ def start_cluster(folder: Path, cores: tuple[int, int]) -> tuple[Path, list[subp
             f"timeout={WAIT_SECONDS})")
     subprocess.run([sys.executable, "-c", wait, scheduler_file], check=True, capture_output=True)
     return scheduler_file, processes
+
+
+def _written(scheduler_file: Path) -> bool:
+    """Whether the scheduler has written its file whole (it makes the file, then writes its address)."""
+    try:
+        return "address" in json.loads(scheduler_file.read_text())
+    except (OSError, ValueError):
+        return False
 
 
 def stop(processes: list[subprocess.Popen]) -> None:

@@ -54,10 +54,13 @@ class DaskCluster:
         self.scheduler = self._start("scheduler", [dask, "scheduler", "--host", "127.0.0.1", "--port", "0",
                                                    "--no-dashboard", "--scheduler-file", self.file])
         deadline = time.monotonic() + START_SECONDS
-        while not self.file.exists():
+        while True:  # (the scheduler makes its file, then writes it: a file read at once may be empty)
             assert time.monotonic() < deadline and self.scheduler.poll() is None, self.log("scheduler")
-            time.sleep(0.1)
-        self.address = json.loads(self.file.read_text())["address"]
+            try:
+                self.address = json.loads(self.file.read_text())["address"]
+                break
+            except (OSError, ValueError, KeyError):
+                time.sleep(0.1)
         self.workers = [
             self._start(f"worker{i}", [dask, "worker", self.address, "--host", "127.0.0.1", "--nthreads", "1",
                                        "--no-dashboard", "--death-timeout", "60", "--nanny" if nanny else "--no-nanny"])
