@@ -21,8 +21,11 @@ class Task:
         self._error: BaseException | None = None
         self._done = threading.Event()
 
-    def run(self) -> None:
+    def run(self, failed: BaseException | None = None) -> None:
+        """Make the call, or (``failed``: its thread could not start) end with that error instead."""
         try:
+            if failed is not None:
+                raise failed
             self._value = self._work(*self._args)
         except BaseException as exc:  # carried to the thread that asks for the result
             self._error = exc
@@ -54,7 +57,7 @@ class Threads:
     def __init__(self, workers: int, name: str, start: Callable[[], None] | None = None) -> None:
         self._workers = workers
         self._name = name
-        self._start = start  # called first in each thread
+        self._start = start  # called first in each thread; what it raises, that thread's calls raise
         self._waiting: deque[Task] = deque()
         self._changed = threading.Condition()
         self._closed = False
@@ -72,8 +75,12 @@ class Threads:
         return task
 
     def _serve(self) -> None:
+        failed = None
         if self._start is not None:
-            self._start()
+            try:
+                self._start()
+            except BaseException as exc:  # (a thread that stopped here would leave its calls waiting for ever)
+                failed = exc
         while True:
             with self._changed:
                 while not self._waiting and not self._closed:
@@ -81,7 +88,7 @@ class Threads:
                 if not self._waiting:
                     return
                 task = self._waiting.popleft()
-            task.run()
+            task.run(failed)
             del task  # (not held while this thread waits for the next)
 
     def __enter__(self) -> "Threads":

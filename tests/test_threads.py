@@ -91,6 +91,17 @@ def test_each_thread_runs_the_start_call_first_once():
     assert sorted(started) == ["t-1", "t-2"] and all(seen)
 
 
+def test_a_start_call_that_fails_fails_the_calls_instead_of_hanging():
+    def start() -> None:
+        raise OSError("no start")
+
+    with Threads(2, "t", start) as pool:
+        tasks = [pool.submit(lambda k: k, k) for k in range(3)]
+        for task in tasks:
+            with pytest.raises(OSError, match="no start"):
+                task.result()
+
+
 def _vm_flags_at(address: int) -> list[str]:
     """The VmFlags of the mapping of this process that holds ``address`` (Linux's /proc/self/smaps)."""
     flags, inside = None, False
