@@ -58,6 +58,10 @@ def keep_large_blocks_in_heap() -> None:
 MADV_HUGEPAGE = 14                     # Linux's madvise advice
 THREAD_HEAP_BYTES = 64 * 1024 * 1024   # glibc's reserve for a thread's heap (64-bit), placed at a multiple of it
 _HEAPS_ADVISABLE = sys.platform.startswith("linux") and _trim is not None and sys.maxsize > 2**32  # (glibc, 64-bit)
+if _HEAPS_ADVISABLE:
+    _libc.malloc.restype = ctypes.c_void_p
+    _libc.free.argtypes = [ctypes.c_void_p]
+    _libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 
 
 def advise_huge_pages_for_this_thread() -> None:
@@ -73,9 +77,6 @@ def advise_huge_pages_for_this_thread() -> None:
     """
     if not _HEAPS_ADVISABLE:
         return
-    _libc.malloc.restype = ctypes.c_void_p
-    _libc.free.argtypes = [ctypes.c_void_p]
-    _libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     block = _libc.malloc(64)
     if not block:
         return

@@ -121,15 +121,11 @@ def _vm_flags_at(address: int) -> list[str]:
 def test_a_reader_threads_heap_is_advised_huge_pages():
     """After the advice, the mapping that holds what malloc gives the thread carries Linux's ``hg`` flag (advised
     MADV_HUGEPAGE)."""
-    import ctypes
-
     from divaleval import memory
 
     if not memory._HEAPS_ADVISABLE:
         pytest.skip("glibc on 64-bit Linux only")
-    libc = memory._libc
-    libc.malloc.restype = ctypes.c_void_p
-    libc.free.argtypes = [ctypes.c_void_p]
+    libc = memory._libc  # (malloc and free declared there: pointers in and out)
     flags: list[str] = []
 
     def look() -> None:
