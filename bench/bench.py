@@ -332,6 +332,9 @@ def main() -> None:
     # The rows below read the qrels afresh at every call, as they always have (comparable from one run of the
     # benchmark to the next); the start-up section times the cache of qrels (model/stored.py) on its own.
     os.environ["DIVALEVAL_CACHE"] = "0"
+    # And in their own process: a server the user runs (divaleval/server.py) takes no call of theirs; the
+    # start-up section times calls through a server of its own apart.
+    os.environ["DIVALEVAL_SERVER"] = "0"
     if args.gdeval:
         from dropins import bench_gdeval  # (it imports this module's timers)
         args.out.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,11 @@ every figure is a ratio against a reference timed in the same run, so that a loa
   numpy's import (target: within about twice that), and the TREC 2012 run against ndeval -O2 (within 2x);
 * 50 calls of one run each on the benchmark's qrels, as a grading script makes them, with the cache of
   qrels (divaleval/model/stored.py; its first call, which fills it, timed apart) against 50 calls of
-  ndeval -O2 (target: at least 5x faster), with the output checked identical to one call on every run.
+  ndeval -O2 (target: at least 5x faster), with the output checked identical to one call on every run;
+* the TREC 2012 run and the 50 calls again with ``divaleval server`` running (divaleval/server.py: numpy,
+  pyarrow and the evaluator imported once, a process forked per call), against the same references, and
+  the served calls' output checked identical too. The server's start is timed apart; every served call is
+  made with ``DIVALEVAL_SERVER=1``, so that one not served fails the bench instead of being timed in place.
 
 The divaleval timed is the one a user installs: this tree installed by pip (not editable, no extras) into
 a venv of its own beside the results (made once; the package reinstalled at each bench). The development venv's editable install and test extras cost every call more than any user
@@ -26,6 +30,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -122,15 +127,36 @@ def bench_startup(qrels: Path, runs: list[Path], results: Path, ndeval: list[str
                (f"sample_data within 2x of Python's start-up plus numpy's import ({sample:.3f} s vs "
                 f"{numpy:.3f} s: {sample / numpy:.2f}x)", sample <= 2 * numpy)]
 
+    # The server's socket lies in a runtime directory of the bench's own (short: a socket's path is short).
+    runtime = tempfile.mkdtemp(prefix="dvb")
+    served_off = {**off, "XDG_RUNTIME_DIR": runtime, "DIVALEVAL_SERVER": "1"}
+    served_cache = {**with_cache(cache), "XDG_RUNTIME_DIR": runtime, "DIVALEVAL_SERVER": "1"}
+    start = time.perf_counter()
+    subprocess.run([divaleval, "server", "start", "--idle", "0"], env=served_off, check=True,
+                   stderr=subprocess.DEVNULL)
+    rows.append(("divaleval server start", time.perf_counter() - start))
+    try:
+        return _timed_rows(divaleval, qrels, runs, results, ndeval, ndeval_calls, whole, rows, targets, numpy,
+                           off, cache, user_bin, served_off, served_cache)
+    finally:
+        subprocess.run([divaleval, "server", "stop"], env=served_off, stderr=subprocess.DEVNULL)
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def _timed_rows(divaleval, qrels, runs, results, ndeval, ndeval_calls, whole, rows, targets, numpy, off, cache,
+                user_bin, served_off, served_cache) -> list[tuple[str, bool]]:
     year = SHARED / "data" / "trec-web" / "2012"
     trec_runs = sorted((year / "baseline-runs").glob("*/*.txt"))
+    served_trec = None
     if trec_runs:
         trec_qrels = year / "qrels-for-ndeval.txt"
         run = trec_runs[0]
         cold = median_seconds([divaleval, trec_qrels, run], env=off)
         warm = median_seconds([divaleval, trec_qrels, run], env=with_cache(cache))
+        served_trec = median_seconds([divaleval, trec_qrels, run], env=served_off)
         rows += [(f"divaleval, TREC 2012 ({run.parent.name}/{run.name}), no cache", cold),
-                 ("  the same, cache of qrels warm", warm)]
+                 ("  the same, cache of qrels warm", warm),
+                 ("  the same, no cache, server running", served_trec)]
         targets.append((f"one TREC 2012 run within 2x of Python's start-up plus numpy's import ({cold:.3f} s, "
                         f"{cold / numpy:.2f}x)", cold <= 2 * numpy))
         if ndeval:
@@ -138,6 +164,8 @@ def bench_startup(qrels: Path, runs: list[Path], results: Path, ndeval: list[str
             rows.append(("ndeval -O2, TREC 2012, the same run", theirs))
             targets.append((f"one TREC 2012 run within 2x of ndeval -O2 ({cold:.3f} s vs {theirs:.3f} s: "
                             f"{cold / theirs:.2f}x)", cold <= 2 * theirs))
+            targets.append((f"one TREC 2012 run within 2x of ndeval -O2, server running ({served_trec:.3f} s vs "
+                            f"{theirs:.3f} s: {served_trec / theirs:.2f}x)", served_trec <= 2 * theirs))
     else:
         print(f"  TREC 2012: skipped ({year} not available)")
 
@@ -146,8 +174,11 @@ def bench_startup(qrels: Path, runs: list[Path], results: Path, ndeval: list[str
     calls_out = results / "startup.calls.out"
     seconds_calls = calls_of_one_run([divaleval], qrels, runs, calls_out, with_cache(cache))
     off_calls = calls_of_one_run([divaleval], qrels, runs[:3], results / "startup.off.out", off) / 3 * len(runs)
+    served_out = results / "startup.served.out"
+    seconds_served = calls_of_one_run([divaleval], qrels, runs, served_out, served_cache)
     rows += [("divaleval, first call (fills the cache)", seconds_first),
              (f"divaleval, {len(runs)} calls of 1 run, cache warm", seconds_calls),
+             (f"divaleval, {len(runs)} calls of 1 run, cache warm, server running", seconds_served),
              (f"divaleval, {len(runs)} calls of 1 run, no cache (3 timed, scaled)", off_calls)]
     if user_bin is not None:
         development_cache = results / "qrels-cache-development"
@@ -161,18 +192,21 @@ def bench_startup(qrels: Path, runs: list[Path], results: Path, ndeval: list[str
         rows.append((f"ndeval -O2, {len(runs)} calls of 1 run", ndeval_calls))
         targets.append((f"{len(runs)} calls of one run at least 5x faster than {len(runs)} ndeval -O2 calls "
                         f"({ndeval_calls / seconds_calls:.2f}x)", ndeval_calls >= 5 * seconds_calls))
+        targets.append((f"{len(runs)} calls of one run at least 5x faster than {len(runs)} ndeval -O2 calls, server "
+                        f"running ({ndeval_calls / seconds_served:.2f}x)", ndeval_calls >= 5 * seconds_served))
     if whole is not None:
         lines = whole.read_bytes().splitlines(keepends=True)
         header = lines[:1]
-        body = [line for line in calls_out.read_bytes().splitlines(keepends=True) if line not in header]
-        targets.append((f"{len(runs)} calls of one run (cache warm) print what one call on every run prints",
-                        body == lines[1:]))
+        for label, out in (("", calls_out), (", served", served_out)):
+            body = [line for line in out.read_bytes().splitlines(keepends=True) if line not in header]
+            targets.append((f"{len(runs)} calls of one run (cache warm{label}) print what one call on every run "
+                            "prints", body == lines[1:]))
     width = max(len(label) for label, _ in rows) + 2
     for label, seconds in rows:
         print(f"  {label:<{width}}{seconds:9.3f} s")
     per_call = seconds_calls / len(runs)
     print(f"  a call of one run with the cache warm: {per_call:.3f} s, of which Python and numpy's import "
-          f"{numpy:.3f} s")
+          f"{numpy:.3f} s; with a server running: {seconds_served / len(runs):.3f} s")
     return targets
 
 

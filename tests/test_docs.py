@@ -28,7 +28,7 @@ DOCS = ROOT / "docs"
 BIN = Path(sys.executable).parent
 COMMANDS = ["evaluate", "ndeval", "trec_eval", "gdeval", "compare", "meta", "axioms", "validate",
             "simulate-preferences"]
-COMMANDS.append("report")  # issue 30
+COMMANDS += ["report", "server"]  # issues 30, 32
 # A command whose examples another branch rewrites (issue 27: cli/validate.py); remove at the merge.
 def test_the_measures_reference_is_current():
     committed = (ROOT / PAGE).read_text(encoding="utf-8")

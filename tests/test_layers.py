@@ -30,7 +30,8 @@ LAYERS = [
     # organiser's) or score cases (axioms)
     {"output"},
     {"api"},
-    {"cli", "__init__", "__main__", "ir_measures"},  # ir_measures: the provider, an adapter over the API
+    {"cli", "__init__", "__main__", "ir_measures", "launch", "server"},  # ir_measures: the provider, an adapter over
+    # the API; launch: the console script (a call handed to a server, or run here); server: forks the CLI per call
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 

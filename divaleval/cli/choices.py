@@ -26,5 +26,5 @@ DEFAULT_COMMAND = "evaluate"
 # Commands imported only when named: command name -> module of this package.
 LAZY_COMMANDS = {"axioms": "axioms", "compare": "compare", "gdeval": "gdeval", "meta": "meta",
                  "simulate-preferences": "simulate_preferences", "topics-needed": "topics_needed",
-                 "report": "report", "trec_eval": "trec_eval", "validate": "validate"}
+                 "report": "report", "server": "server", "trec_eval": "trec_eval", "validate": "validate"}
 COMMANDS = frozenset({DEFAULT_COMMAND, "ndeval", *LAZY_COMMANDS})

@@ -32,7 +32,7 @@ one can be dropped alone and only its speed is lost. tests/test_native_kernels.p
 """
 from __future__ import annotations
 
-from .compiled import ENVIRONMENT, built, in_use, kernel, kernels
+from .compiled import ENVIRONMENT, built, in_use, kernel, kernels, probe_all
 from .greedy import greedy_ranking_gains
 from .hits import (PairLayout, Passes, graded_pair_sums, hit_pairs, pair_layout, pair_passes, pair_running_sums,
                    pair_sums)

@@ -59,3 +59,9 @@ def kernel(name: str) -> Callable | None:
     if name not in _agrees:
         _agrees[name] = bool(_probes[name](function))
     return function if _agrees[name] else None
+
+
+def probe_all() -> None:
+    """Ask every registered probe now (a server does, once, before it forks the calls that would each ask)."""
+    for name in sorted(_probes):
+        kernel(name)
