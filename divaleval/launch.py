@@ -7,9 +7,9 @@ descriptors are passed over the server's Unix socket), so the output and the exi
 bytes. A call of one run then costs Python's start-up and the run's own work, not numpy's and pyarrow's
 imports again (docs/speed.md).
 
-This module runs before anything else of the package: it imports only what Python's start-up has loaded
-(plus ``socket`` and ``marshal``) until it knows that no server takes the call, and then runs
-:func:`divaleval.cli.run_and_exit` here. A call goes to a server only when
+This module runs before anything else of the package: it imports only what Python's start-up and the
+console script have loaded (plus ``_socket``, ``marshal`` and ``zlib``: not ``socket``, whose enums take 7 ms)
+until it knows that no server takes the call, and then runs :func:`divaleval.cli.run_and_exit` here. A call goes to a server only when
 
 * ``DIVALEVAL_SERVER`` is not ``0`` (``1``: the call must go to a server, or fail with status 2);
 * it evaluates (the default command, ``evaluate``, ``ndeval``, ``trec_eval``, ``gdeval``): the other
@@ -47,7 +47,12 @@ def run() -> None:
     """The console script: the call given to a server where one takes it, else :func:`divaleval.cli.run_and_exit`."""
     mode = os.environ.get(ENVIRONMENT, "").strip()
     if mode != "0" and served(sys.argv[1:]):
-        status = call_server(required=mode == "1")
+        try:
+            status = call_server(required=mode == "1")
+        except KeyboardInterrupt:  # (before the call was handed over: as a call in place says it)
+            from .cli.process import exit_interrupted
+
+            exit_interrupted()
         if status is not None:
             _exit_as(status)
     from .cli import run_and_exit
@@ -104,8 +109,10 @@ def call_server(required: bool) -> int | None:
     if reason is None:
         connection, reason = _connect(path)
         if connection is not None:
-            with connection:
+            try:
                 return _handed_over(connection, path, required)
+            finally:
+                connection.close()
     if required:
         sys.stderr.write(f"divaleval: {ENVIRONMENT}=1, but no server takes this call: {reason} "
                          f"(start one: divaleval server start)\n")
@@ -127,9 +134,9 @@ def _unusable(path: str) -> str | None:
 
 
 def _connect(path: str):
-    import socket
+    import _socket
 
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         connection.connect(path)
     except OSError as error:
@@ -141,9 +148,9 @@ def _connect(path: str):
 def _handed_over(connection, path: str, required: bool) -> int | None:
     """Send the call (arguments, environment, umask, streams' settings; the standard streams and the working
     directory as descriptors) and wait for its end, passing Ctrl-C and other ending signals on."""
+    import _socket
     import marshal
     import signal
-    import socket
 
     umask = os.umask(0o022)
     os.umask(umask)
@@ -157,7 +164,9 @@ def _handed_over(connection, path: str, required: bool) -> int | None:
     except OSError:
         return None  # (a working directory that cannot be opened: the call here says what is wrong with it)
     try:
-        socket.send_fds(connection, [len(request).to_bytes(8, "little")], [0, 1, 2, here])
+        descriptors = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in (0, 1, 2, here))
+        connection.sendmsg([len(request).to_bytes(8, "little")],
+                           [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, descriptors)])  # (socket.send_fds's message)
         connection.sendall(request)
     except OSError as error:
         return _not_served(required, f"the server at {path} could not be given the call ({error})")
@@ -166,12 +175,13 @@ def _handed_over(connection, path: str, required: bool) -> int | None:
     connection.settimeout(ANSWER_TIMEOUT)
     try:
         answer = connection.recv(1)
-    except (OSError, socket.timeout):
+    except OSError:  # (a timeout too)
         answer = b""
     if answer == NOT_TAKEN:
         reason = _read_rest(connection).decode(errors="replace")
         return _not_served(required, f"the server at {path} did not take it: {reason}")
     if answer != FORKED:
+        connection.close()  # (so that a call forked after all ends: SIGHUP)
         sys.stderr.write(f"divaleval: the server at {path} did not answer (stop it: divaleval server stop; "
                          f"{ENVIRONMENT}=0 runs calls here)\n")
         return 1

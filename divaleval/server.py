@@ -402,10 +402,11 @@ class _Server:
         if pid == 0:
             try:
                 self.become_the_call(connection, descriptors, call)
-            except BaseException:
-                traceback.print_exc()
+            except BaseException as error:  # (run_and_exit ends the process itself: the call could not be set up)
+                os.write(2, f"divaleval: the server could not run the call ({error!r}); "
+                            "DIVALEVAL_SERVER=0 runs it in place\n".encode())
             finally:
-                os._exit(70)  # (run_and_exit ends the process itself; this is a failure to set the call up)
+                os._exit(70)
         for descriptor in descriptors:
             os.close(descriptor)
         self.calls += 1

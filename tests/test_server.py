@@ -93,6 +93,7 @@ def test_every_command_is_either_served_or_not():
 CALLS = [
     ("qrels.txt", "runs/bm25.txt"),
     ("qrels.txt", "runs/"),
+    ("-j", "2", "qrels.txt", "runs/"),                # worker processes started from a served call
     ("-m", "all", "-f", "json", "qrels.txt", "runs/"),
     ("evaluate", "-m", "alpha-nDCG@5,ERR-IA@20", "--compat", "ntcireval", "qrels.txt", "runs/bm25.txt"),
     ("ndeval", "qrels.txt", "runs/bm25.txt"),
