@@ -146,14 +146,14 @@ def resolve_measures(measures: Iterable[str | Measure] | str | None) -> list[Mea
         measures = [DEFAULT_SET]
     elif isinstance(measures, (str, Measure)):
         measures = [measures]
-    resolved: list[Measure] = []
+    # (a dict, not a list's `in`: -m all's 289 measures took 40,000 comparisons of dataclasses, 0.1 s a call)
+    resolved: dict[Measure, None] = {}
     for m in measures:
         for item in ([m] if isinstance(m, Measure) else parse_measures([m])):
-            if item not in resolved:
-                resolved.append(item)
+            resolved.setdefault(item)
     if not resolved:
         raise UsageError("no measure to compute")
-    return resolved
+    return list(resolved)
 
 
 def make_settings(gain: str = "exp", topicwise: str = "sumlog", compat: str | None = None,

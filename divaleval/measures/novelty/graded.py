@@ -28,9 +28,10 @@ def highest_levels(qrels: Qrels) -> np.ndarray:
 @memoised
 def row_satisfaction(qrels: Qrels) -> np.ndarray:
     """(rows, I) r(d, i) of every judged row of the qrels."""
-    top = np.exp2(highest_levels(qrels)[qrels.row_topic].astype(np.float64))
-    levels = np.maximum(qrels.levels, 0).astype(np.float64)
-    return np.where(qrels.levels >= 1, (np.exp2(levels) - 1.0) / top, 0.0)
+    # Gathered from the tables of 2^L - 1 and 2^Lmax(i) rather than np.exp2 taken per entry (three passes
+    # over the rows, not eight); a level below 1 takes 2^0 - 1 = 0, so r is 0 there, as the formula has it.
+    numerators = _level_gains(qrels)[np.maximum(qrels.levels, 0)]
+    return np.divide(numerators, _highest_gains(qrels)[qrels.row_topic], out=numerators)
 
 
 def _hits(ctx: RunContext, depth: int | None) -> Hits:
