@@ -185,6 +185,14 @@ def _log_path(socket_file: str) -> str:
     return socket_file.removesuffix(".sock") + ".log"
 
 
+def _remove_if_empty(path: str) -> None:
+    try:
+        if os.stat(path).st_size == 0:
+            os.unlink(path)
+    except OSError:
+        pass
+
+
 def _read_until_closed(descriptor: int, timeout: float) -> bytes:
     deadline = time.monotonic() + timeout
     parts = []
@@ -552,6 +560,7 @@ def serve(idle: float = DEFAULT_IDLE, ready: int | None = None) -> None:
     server = _Server(idle, key, path)
     try:
         server.run(ready)
+        _remove_if_empty(_log_path(path))  # (a log is kept only where the server had something to say)
     except ServerError as error:
         if ready is not None:
             try:

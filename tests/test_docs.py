@@ -13,8 +13,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -95,8 +97,15 @@ def test_help_shows_no_placeholder_bounds():
         assert "None]" not in text and "x<=None" not in text, command
 
 
+# Commands whose examples are one session, run in order as one script: the server's start, calls, stop.
+SESSIONS = {"server"}
+
+
 def _example_cases():
     for command in COMMANDS:
+        if command in SESSIONS:
+            yield pytest.param("\n".join(examples(command)), id=f"{command}: its examples in order")
+            continue
         for line in examples(command):
             marks = [pytest.mark.dask] if "--scheduler" in line else []
             yield pytest.param(line, marks=marks, id=f"{command}: {line[:60]}")
@@ -111,8 +120,16 @@ def test_each_example_runs(tmp_path, line):
     if "--scores scores.jsonl" in line:  # the example before it in the help writes the file
         subprocess.run(f"divaleval -f json -m ndeval,D#-nDCG@10 sample_data/qrels.txt sample_data/runs/ "
                        "> scores.jsonl", shell=True, cwd=tmp_path, check=True, env=_env())
-    result = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp_path, capture_output=True, text=True,
-                            env=_env(), timeout=300)
+    # A server started by an example lives in a runtime directory of its own (short: a socket's path is short),
+    # so that no other test's call reaches it, and is stopped whatever happens.
+    runtime = tempfile.mkdtemp(prefix="dvd")
+    env = {**_env(), "XDG_RUNTIME_DIR": runtime}
+    try:
+        result = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", line], cwd=tmp_path, capture_output=True,
+                                text=True, env=env, timeout=300)
+    finally:
+        subprocess.run([str(BIN / "divaleval"), "server", "stop"], env=env, capture_output=True)
+        shutil.rmtree(runtime, ignore_errors=True)
     assert result.returncode == 0, f"{shlex.quote(line)}\n{result.stderr}"
     assert "Traceback" not in result.stderr
 
