@@ -8,6 +8,7 @@ reach them. Linux only, as servers are.
 from __future__ import annotations
 
 import os
+import platform
 import re
 import shutil
 import signal
@@ -50,6 +51,7 @@ def _divaleval(runtime: str, *args: str, mode: str | None = None, cwd: Path = SA
 
 
 class Status(NamedTuple):
+    pid: int
     calls: int
     running: int
 
@@ -59,9 +61,47 @@ def _status(runtime: str) -> Status | None:
     said = _divaleval(runtime, "server", "status")
     if said.returncode == 1:
         return None
-    found = re.search(rb", (\d+) calls served, (\d+) running now;", said.stdout)
+    found = re.search(rb"running: pid (\d+), .*, (\d+) calls served, (\d+) running now;", said.stdout)
     assert said.returncode == 0 and found, said
-    return Status(int(found.group(1)), int(found.group(2)))
+    return Status(*map(int, found.groups()))
+
+
+READ = {"x86_64": 0, "aarch64": 63}.get(platform.machine())  # read(2)'s number in /proc/PID/task/*/syscall
+
+
+def _reading_standard_input(pid: int) -> bool:
+    """Whether a thread of process ``pid`` waits in read(0, ...): a call at its run from standard input."""
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return False
+    for task in tasks:
+        try:
+            fields = (task / "syscall").read_text().split()
+        except OSError:
+            continue
+        if fields[:2] == [str(READ), "0x0"]:
+            return True
+    return False
+
+
+def _wait_until_reading(call: subprocess.Popen, runtime: str, mode: str) -> None:
+    """Until the call (in place: the caller; served: one of the server's children) reads its standard input,
+    past its start-up (a signal during Python's start-up would end it otherwise than the test expects)."""
+    if READ is None:
+        time.sleep(3.0)
+        return
+    if mode == "0":
+        assert _wait_for(lambda: _reading_standard_input(call.pid))
+        return
+    server = _status(runtime).pid
+
+    def children() -> list[int]:
+        try:
+            return [int(pid) for pid in Path(f"/proc/{server}/task/{server}/children").read_text().split()]
+        except OSError:
+            return []
+    assert _wait_for(lambda: any(_reading_standard_input(pid) for pid in children()))
 
 
 def _wait_for(condition, seconds: float = 20.0) -> bool:
@@ -143,11 +183,8 @@ def _blocked_call(runtime: str, mode: str, **kwargs) -> subprocess.Popen:
 def test_a_signal_to_the_caller_ends_the_served_call_as_it_ends_one_in_place(runtime, number):
     results = []
     for mode in "01":
-        running = _status(runtime).running
         call = _blocked_call(runtime, mode)
-        if mode == "1":
-            assert _wait_for(lambda: _status(runtime).running == running + 1)
-        time.sleep(1.0)  # (in place: until Python has installed its Ctrl-C handler and waits on the pipe)
+        _wait_until_reading(call, runtime, mode)
         call.send_signal(number)
         out, err = call.communicate(timeout=60)
         results.append((call.returncode, out, err))
