@@ -161,8 +161,8 @@ def _handed_over(connection, path: str, required: bool) -> int | None:
                              dict(os.environb), umask, streams))
     try:
         here = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return None  # (a working directory that cannot be opened: the call here says what is wrong with it)
+    except OSError as error:  # (the call in place says what is wrong with it)
+        return _not_served(required, f"the working directory cannot be opened ({error.strerror})")
     try:
         descriptors = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in (0, 1, 2, here))
         connection.sendmsg([len(request).to_bytes(8, "little")],
@@ -178,7 +178,7 @@ def _handed_over(connection, path: str, required: bool) -> int | None:
     except OSError:  # (a timeout too)
         answer = b""
     if answer == NOT_TAKEN:
-        reason = _read_rest(connection).decode(errors="replace")
+        reason = read_rest(connection).decode(errors="replace")
         return _not_served(required, f"the server at {path} did not take it: {reason}")
     if answer != FORKED:
         connection.close()  # (so that a call forked after all ends: SIGHUP)
@@ -197,14 +197,15 @@ def _handed_over(connection, path: str, required: bool) -> int | None:
         number = getattr(signal, name)
         if signal.getsignal(number) != signal.SIG_IGN:  # (one this process ignores, the call would ignore)
             signal.signal(number, pass_on)
-    ending = _read_exactly(connection, 5)
+    ending = read_exactly(connection, 5)
     if ending[:1] == ENDED and len(ending) == 5:
         return int.from_bytes(ending[1:], "little", signed=True)
     sys.stderr.write(f"divaleval: the server at {path} ended before the call did\n")
     return 1
 
 
-def _read_rest(connection) -> bytes:
+def read_rest(connection) -> bytes:
+    """What the peer sends until it closes the connection."""
     parts = []
     while True:
         part = connection.recv(4096)
@@ -213,7 +214,8 @@ def _read_rest(connection) -> bytes:
         parts.append(part)
 
 
-def _read_exactly(connection, size: int) -> bytes:
+def read_exactly(connection, size: int) -> bytes:
+    """``size`` bytes from the connection, or fewer where the peer closed it first."""
     parts, left = [], size
     while left:
         part = connection.recv(left)

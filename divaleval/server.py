@@ -41,7 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .launch import (
-    ENDED, FORKED, MAX_SOCKET_PATH, NOT_TAKEN, PROTOCOL, SIGNAL, private_directory, server_key, socket_path,
+    ENDED, FORKED, MAX_SOCKET_PATH, NOT_TAKEN, PROTOCOL, SIGNAL, private_directory, read_exactly, read_rest,
+    server_key, socket_path,
 )
 
 DEFAULT_IDLE = 600.0  # seconds without a call after which a server stops (0: never)
@@ -163,7 +164,7 @@ def _control(kind: str) -> bytes:
             connection.connect(path)
             request = marshal.dumps((PROTOCOL, kind, server_key(os.environ)))
             connection.sendall(len(request).to_bytes(8, "little") + request)
-            answer = _receive_all(connection)
+            answer = read_rest(connection)
         except OSError as error:
             raise ServerError(f"no server answers at {path} ({error})") from None
     if answer[:1] == NOT_TAKEN:
@@ -210,22 +211,11 @@ def _read_until_closed(descriptor: int, timeout: float) -> bytes:
     return b"".join(parts)
 
 
-def _receive_all(connection: socket.socket) -> bytes:
-    parts = []
-    while part := connection.recv(65536):
-        parts.append(part)
-    return b"".join(parts)
-
-
 def _receive_exactly(connection: socket.socket, size: int) -> bytes:
-    parts, left = [], size
-    while left:
-        part = connection.recv(min(left, 1 << 20))
-        if not part:
-            raise ConnectionError("the caller closed the connection before its request was whole")
-        parts.append(part)
-        left -= len(part)
-    return b"".join(parts)
+    received = read_exactly(connection, size)
+    if len(received) < size:
+        raise ConnectionError("the caller closed the connection before its request was whole")
+    return received
 
 
 # -- the server process -------------------------------------------------------------------------------------
@@ -242,7 +232,6 @@ def warm_up() -> None:
     from .cli.process import without_blas_threads
 
     without_blas_threads()  # (as the served commands do, before numpy loads)
-    from . import cli
     from .cli import evaluate, evaluation, gdeval, ndeval, progress, scaleout, trec_eval  # noqa: F401
     from . import api  # noqa: F401
 
@@ -257,14 +246,13 @@ def warm_up() -> None:
     from .native import probe_all
 
     probe_all()
-    cli.COMPLETION_ENVIRONMENT  # (cli's module is in)
 
 
 class _Server:
-    def __init__(self, idle: float, key: str, path: str) -> None:
+    def __init__(self, idle: float, key: str, path: str, code: tuple) -> None:
         self.idle = idle
         self.key, self.path = key, path  # (of the environment before warm_up set what the commands set)
-        self.code = code_state()
+        self.code = code  # (taken before the imports: a file changed while they ran is seen at the first call)
         self.children: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (pid, the caller's connection)
         self.calls = 0
         self.stopping = False
@@ -390,10 +378,9 @@ class _Server:
                     self.stopping = True
                     return self.decline(connection, "divaleval's files changed since the server started; it stops")
                 self.fork(connection, descriptors, request[3:])
-                descriptors = []
             else:
                 self.decline(connection, "not a request the server knows")
-        finally:
+        finally:  # (the server's copies: a forked call has its own)
             for descriptor in descriptors:
                 os.close(descriptor)
 
@@ -415,8 +402,6 @@ class _Server:
                             "DIVALEVAL_SERVER=0 runs it in place\n".encode())
             finally:
                 os._exit(70)
-        for descriptor in descriptors:
-            os.close(descriptor)
         self.calls += 1
         self.last_call = time.monotonic()
         pidfd = os.pidfd_open(pid)
@@ -543,7 +528,11 @@ def code_state() -> tuple:
         subdirectories[:] = sorted(name for name in subdirectories if name != "__pycache__")
         for name in sorted(files):
             if name.endswith((".py", ".so", ".pyd")):
-                status = os.stat(os.path.join(directory, name))
+                try:
+                    status = os.stat(os.path.join(directory, name))
+                except OSError:  # (gone as it was listed: an upgrade under way)
+                    state.append((directory, name))
+                    continue
                 state.append((directory, name, status.st_size, status.st_mtime_ns, status.st_ino))
     return tuple(state)
 
@@ -555,9 +544,9 @@ def serve(idle: float = DEFAULT_IDLE, ready: int | None = None) -> None:
         raise ServerError("a server needs Linux (os.pidfd_open)")
     if sys.path and sys.path[0] in ("", os.getcwd()):
         sys.path[0] = os.path.dirname(sys.executable)  # (as the console script's: its folder, not here)
-    key, path = server_key(os.environ), socket_path(os.environ)
+    key, path, code = server_key(os.environ), socket_path(os.environ), code_state()
     warm_up()
-    server = _Server(idle, key, path)
+    server = _Server(idle, key, path, code)
     try:
         server.run(ready)
         _remove_if_empty(_log_path(path))  # (a log is kept only where the server had something to say)

@@ -298,3 +298,24 @@ def test_a_server_declines_calls_once_divalevals_files_change(tmp_path):
     finally:
         subprocess.run([str(script), "server", "stop"], env=environment, capture_output=True)
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+def test_a_server_outlives_callers_that_send_nonsense(runtime):
+    """Requests cut short, too long, not marshal data, or of another protocol: each is dropped, and the next call
+    is served as usual."""
+    import marshal
+    import socket
+
+    path = next((Path(runtime) / "divaleval").glob("*.sock"))
+    nonsense = [b"", b"\x01\x02", (1 << 40).to_bytes(8, "little"), (5).to_bytes(8, "little") + b"\xff" * 5,
+                len(request := marshal.dumps((99, "call", "key"))).to_bytes(8, "little") + request]
+    for sent in nonsense:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.settimeout(30)
+            connection.connect(str(path))
+            connection.sendall(sent)
+            connection.shutdown(socket.SHUT_WR)
+            answer = connection.recv(4096)
+        assert answer in (b"", launch.NOT_TAKEN + b"its Python, divaleval or settings are not the server's"), sent
+    served = _divaleval(runtime, "qrels.txt", "runs/bm25.txt", mode="1")
+    assert served.returncode == 0 and served.stdout.startswith(b"runid,topic,")
