@@ -11,7 +11,8 @@ from .types import PlainFloat
 EPILOG = """
 \b
 A script that calls divaleval once per run pays numpy's and pyarrow's imports
-at every call (about 0.3 s here), ndeval's whole run in C a few times over.
+at every call (a quarter of a second on docs/speed.md's machine, three times
+ndeval's whole call on a TREC 2012 run).
 A server imports them once: while it runs, the divaleval command hands each
 evaluating call (the default command, evaluate, ndeval, trec_eval, gdeval)
 made with the same Python, divaleval and settings to a process forked from
@@ -47,7 +48,7 @@ def server_command() -> None:
 @click.option("--idle", type=PlainFloat(0, None), default=600.0, show_default=True, metavar="SECONDS",
               help="Stop after this long without a call (0: run until stopped).")
 def start_command(idle: float) -> None:
-    """Start a server for this Python, divaleval and environment; return once it takes calls."""
+    """Start this environment's server; return once it takes calls."""
     from ..server import ServerError, start
 
     try:
@@ -59,7 +60,7 @@ def start_command(idle: float) -> None:
 
 @server_command.command("stop", context_settings=CONTEXT)
 def stop_command() -> None:
-    """Stop the server of this environment, once the calls it runs have ended."""
+    """Stop this environment's server once its running calls end."""
     from ..server import ServerError, stop
 
     try:
@@ -74,7 +75,7 @@ def stop_command() -> None:
 
 @server_command.command("status", context_settings=CONTEXT)
 def status_command() -> None:
-    """Say whether a server takes this environment's calls (exit status 0) or not (1)."""
+    """Whether a server takes this environment's calls (exit 0: yes)."""
     from ..server import status
 
     running = status()
