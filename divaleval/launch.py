@@ -9,7 +9,8 @@ imports again (docs/speed.md).
 
 This module runs before anything else of the package: it imports only what Python's start-up and the
 console script have loaded (plus ``_socket``, ``marshal`` and ``zlib``: not ``socket``, whose enums take 7 ms)
-until it knows that no server takes the call, and then runs :func:`divaleval.cli.run_and_exit` here. A call goes to a server only when
+until it knows that no server takes the call, and then runs :func:`divaleval.cli.run_and_exit` here. A call
+goes to a server only when
 
 * ``DIVALEVAL_SERVER`` is not ``0`` (``1``: the call must go to a server, or fail with status 2);
 * it evaluates (the default command, ``evaluate``, ``ndeval``, ``trec_eval``, ``gdeval``): the other

@@ -78,8 +78,8 @@ class DefaultGroup(click.Group):
 
 
 def declared_short_help(module: str) -> str | None:
-    """The ``short_help="..."`` (a literal) of the ``@main_group.command(...)`` (or ``.group``) in this package's ``module``,
-    read from its source; None where there is none to read (the caller then imports the module)."""
+    """The ``short_help="..."`` (a literal) of the ``@main_group.command(...)`` (or ``.group``) in this package's
+    ``module``, read from its source; None where there is none to read (the caller then imports the module)."""
     import ast  # (only for --help)
 
     spec = importlib.util.find_spec(f"{__package__}.{module}")
@@ -91,7 +91,8 @@ def declared_short_help(module: str) -> str | None:
     except (OSError, SyntaxError, ValueError):
         return None
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("command", "group") \
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("command", "group") \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "main_group":
             for keyword in node.keywords:
                 if keyword.arg == "short_help" and isinstance(keyword.value, ast.Constant) \
