@@ -105,8 +105,11 @@ def private_directory(path: str) -> bool:
 def call_server(required: bool) -> int | None:
     """Hand this call to a server: its exit status (a negative one is the signal that ended it), or None where
     no server takes it (where ``required``, status 2 after saying why)."""
-    path = socket_path(os.environ)
-    reason = _unusable(path)
+    # The directory first: where it is missing, as for most calls, no key is made and zlib is not imported.
+    reason = _unusable_directory(server_directory(os.environ))
+    if reason is None:
+        path = socket_path(os.environ)
+        reason = _unusable_path(path)
     if reason is None:
         connection, reason = _connect(path)
         if connection is not None:
@@ -121,11 +124,17 @@ def call_server(required: bool) -> int | None:
     return None
 
 
-def _unusable(path: str) -> str | None:
+def _unusable_directory(directory: str) -> str | None:
+    if not private_directory(directory):
+        if not os.path.lexists(directory):
+            return f"none was started here ({directory} does not exist)"
+        return f"{directory} is not a directory of this user's, closed to others"
+    return None
+
+
+def _unusable_path(path: str) -> str | None:
     if len(path) > MAX_SOCKET_PATH:
         return f"its socket's path would be longer than {MAX_SOCKET_PATH} characters ({path})"
-    if not private_directory(os.path.dirname(path)):
-        return f"{os.path.dirname(path)} is not a directory of this user's, closed to others"
     for descriptor in (0, 1, 2):
         try:
             os.fstat(descriptor)

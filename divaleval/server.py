@@ -521,20 +521,10 @@ def _watch_the_caller(connection: socket.socket) -> None:
 
 
 def code_state() -> tuple:
-    """The divaleval files a server loaded (and could load): path, size, modification time, inode of each."""
-    root = Path(__file__).resolve().parent
-    state = []
-    for directory, subdirectories, files in os.walk(root):
-        subdirectories[:] = sorted(name for name in subdirectories if name != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".py", ".so", ".pyd")):
-                try:
-                    status = os.stat(os.path.join(directory, name))
-                except OSError:  # (gone as it was listed: an upgrade under way)
-                    state.append((directory, name))
-                    continue
-                state.append((directory, name, status.st_size, status.st_mtime_ns, status.st_ino))
-    return tuple(state)
+    """The divaleval files a server loaded (and could load), as the qrels cache's code key sees them."""
+    from .model.stored import source_files
+
+    return tuple(source_files())
 
 
 def serve(idle: float = DEFAULT_IDLE, ready: int | None = None) -> None:

@@ -19,8 +19,8 @@ something new writes the whole entry again under a temporary name and renames it
 readers see an entry whole or not at all, whoever else writes at the same time. An entry is read only
 whole: its length and its check sums (:func:`_word_sums`) must match its header, else it is ignored (never a
 wrong number), as is one that cannot be unpickled. The arrays' bytes lie after the pickle (protocol 5's
-out-of-band buffers, each aligned), so that the arrays read back are views of the memory the entry was read into, not copies
-(unpickling takes a millisecond whatever their size). Only entries the current user owns are read,
+out-of-band buffers, each aligned), so that the arrays read back are views of the memory the entry was read
+into, not copies (unpickling takes a millisecond whatever their size). Only entries the current user owns are read,
 since unpickling runs code (a cache shared between users is one they can all write, so it is not
 trusted). A directory that cannot be written (read-only, full) is only read; nothing about the cache ever stops an evaluation or
 changes a byte of its output.
@@ -327,18 +327,32 @@ def _code_key() -> str:
         version = getattr(sys.modules.get(os.path.basename(package)), "__version__", "")  # (the package is imported)
         parts = [f"format {FORMAT}", version, sys.version, numpy.__version__, pyarrow.__version__,
                  f"kernels {native.in_use()}"]
-        folders = [package]
-        while folders:  # (a few hundred stat calls: about a millisecond)
-            with os.scandir(folders.pop()) as listing:
-                for item in listing:
-                    if item.is_dir(follow_symlinks=False):
-                        if item.name != "__pycache__":
-                            folders.append(item.path)
-                    elif item.name.endswith((".py", ".so", ".pyd", ".c", ".h")):
-                        stat = item.stat()
-                        parts.append(f"{item.path} {stat.st_size} {stat.st_mtime_ns}")
+        parts += [f"{path} {size} {modified}" for path, size, modified in source_files()]
         _code = _small_sha256("\n".join(sorted(parts)).encode())[:16]
     return _code
+
+
+def source_files() -> list[tuple[str, int | None, int | None]]:
+    """divaleval's source and compiled files, sorted by path, each with its size and modification time (None for
+    both where it went while listed: an upgrade under way). A few hundred stat calls, about a millisecond; the
+    cache's code key is made of them, and a server (divaleval/server.py) stops when they change."""
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    found = []
+    folders = [package]
+    while folders:
+        with os.scandir(folders.pop()) as listing:
+            for item in listing:
+                if item.is_dir(follow_symlinks=False):
+                    if item.name != "__pycache__":
+                        folders.append(item.path)
+                elif item.name.endswith((".py", ".so", ".pyd", ".c", ".h")):
+                    try:
+                        status = item.stat()
+                    except OSError:
+                        found.append((item.path, None, None))
+                    else:
+                        found.append((item.path, status.st_size, status.st_mtime_ns))
+    return sorted(found)
 
 
 def _small_sha256(data: bytes) -> str:
