@@ -4,8 +4,11 @@ They know nothing of qrels or runs; each takes and returns plain numpy arrays.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
-import pyarrow as pa
+
+from .lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # pyarrow.compute takes 35-45 ms to import (it wraps hundreds of functions, docstrings and all) and every
 # Arrow method that computes (take, cast, dictionary_encode) imports it. The reading path calls Arrow's
 # functions by name instead (arrow_call and the helpers under it: pyarrow._compute, 6 ms); only a malformed
@@ -56,6 +59,29 @@ def arrow_of(values: np.ndarray) -> pa.Array:
 
 
 WORD = np.dtype("<u8")  # little-endian whatever the machine: a text's first byte is a word's lowest
+
+
+@dataclass(frozen=True, eq=False)
+class PackedTexts:
+    """Binary texts laid out as Arrow lays a binary array's buffers, held without Arrow: text i is
+    ``data[offsets[i]:offsets[i + 1]]``. The compiled run reader makes them, and they are matched as they are,
+    so that a call that reads its qrels from the cache never imports pyarrow (40-50 ms); :meth:`arrow` makes the
+    Arrow array, sharing the memory, where one is needed."""
+
+    offsets: np.ndarray   # int32, (n + 1,), from 0
+    data: np.ndarray      # uint8
+
+    @classmethod
+    def of_buffers(cls, offsets, data, count: int) -> "PackedTexts":
+        """``count`` texts of an int32 offsets buffer and a bytes buffer (e.g. bytearrays), shared, not copied."""
+        return cls(np.frombuffer(offsets, dtype=np.int32, count=count + 1), np.frombuffer(data, dtype=np.uint8))
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def arrow(self) -> pa.Array:
+        return pa.Array.from_buffers(pa.binary(), len(self), [None, pa.py_buffer(self.offsets),
+                                                              pa.py_buffer(self.data)])
 
 
 def text_offsets(texts: pa.Array) -> np.ndarray:

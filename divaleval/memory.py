@@ -25,9 +25,9 @@ except (OSError, AttributeError, TypeError):
 
 def release_unused_memory() -> None:
     """Return the freed memory Arrow's pool and (with glibc) the C heap keep."""
-    import pyarrow as pa  # (loaded by whoever read something: not imported by --version)
-
-    pa.default_memory_pool().release_unused()
+    arrow = sys.modules.get("pyarrow")  # (a call that never imported Arrow has nothing in its pool)
+    if arrow is not None:
+        arrow.default_memory_pool().release_unused()
     if _trim is not None:
         _trim(0)
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pyarrow as pa
+
+from .lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
 from .arrays import (arrow_call, arrow_of, arrow_options, arrow_take, dictionary_encoded, first_tie, group_positions,
@@ -81,7 +82,7 @@ def match_run(run: RunTable, qrels: JudgedDocuments, judgments: bool = True) -> 
         lines_of = {str(labels[j]): int(per_label[j]) for j in unknown}
         unknown_lines = [lines_of[topic] for topic in unknown_ids]
     topic = label_topic[run.topic.codes]
-    row, repeated = matched_keys(qrels.judged_table if judgments else None, run.docno, topic)
+    row, repeated = matched_keys(qrels.judged_table if judgments else None, run.docno_texts, topic)
     return MatchedRun(run, topic, unknown_ids, row.astype(np.int32, copy=False),
                       sorted_distinct(topic[repeated]).astype(np.int32), unknown_lines)
 

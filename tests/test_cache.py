@@ -220,6 +220,24 @@ def test_the_arrays_are_read_in_place_aligned_and_writable(tmp_path):
     assert read.docnos.equals(qrels.docnos) and read.topic_ids == qrels.topic_ids
 
 
+def test_docnos_kept_packed_through_two_entries_read_back_equal(tmp_path):
+    """An entry keeps the docnos packed (numpy arrays: unpickling imports no pyarrow) and makes them an Arrow array
+    when asked for; an entry written again from one read (something new derived) without asking for them keeps
+    them packed, and they read back equal to the qrels built from the file."""
+    from divaleval.model import stored
+
+    qrels = stored.load_qrels(str(QRELS))
+    first, second = tmp_path / "first.qrels", tmp_path / "second.qrels"
+    stored._write_entry(first, qrels)
+    read = stored._read_entry(first)
+    assert "docnos" not in read.__dict__ and len(read._packed_docnos) == len(qrels.docnos)
+    stored._write_entry(second, read)
+    again = stored._read_entry(second)
+    assert "docnos" not in again.__dict__
+    assert again.docnos.equals(qrels.docnos) and again.docnos.to_pylist()[:2] == qrels.docnos.to_pylist()[:2]
+    assert again.judged_table.keys.hash.tolist() == qrels.judged_table.keys.hash.tolist()
+
+
 def _entry_bytes(tmp_path) -> tuple[Path, bytes]:
     from divaleval.model import stored
 

@@ -66,6 +66,23 @@ def test_one_run_imports_neither_workers_nor_what_cached_qrels_spare(tmp_path):
     assert warm == [] and again == printed and printed.startswith("runid,topic,")
 
 
+def test_one_run_from_cached_qrels_imports_no_pyarrow(tmp_path):
+    """With the compiled kernels, a run's docnos are matched as the reader packed them and cached qrels keep
+    theirs packed (divaleval/arrays.py's PackedTexts): such a call needs no Arrow array, so pyarrow (40-50 ms)
+    is not imported, and it prints what a call that reads the qrels prints."""
+    import os
+
+    from divaleval import native
+
+    if not native.built():
+        pytest.skip("the compiled kernels are not built: runs are read by Arrow")
+    env = {**os.environ, "DIVALEVAL_CACHE": str(tmp_path), "DIVALEVAL_NATIVE": "1"}
+    args = (str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs" / "bm25.txt"))
+    cold, printed = imported_by(*args, watched=("pyarrow",), env=env)
+    warm, again = imported_by(*args, watched=("pyarrow",), env=env)
+    assert cold == ["pyarrow"] and warm == [] and again == printed and printed.startswith("runid,topic,")
+
+
 def test_ties_and_a_repeat_dropped_call_arrow_without_pyarrow_compute(tmp_path):
     """Tied scores (broken by docno) and --dedupe's repeated docno take Arrow's functions by name too; the
     values are the tie-break's: d2 and d3 tie, and the docno later in byte order ranks first (ndeval's rule)."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
+
+from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 
 from ..errors import InputError
 from ..native import split_qrels

@@ -4,9 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
 
-from ..arrays import arrow_of, arrow_take, group_positions
+from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
+
+from ..arrays import PackedTexts, arrow_of, arrow_take, group_positions
 from ..errors import InputError
 from ..native import split_run
 from .source import InputFile, read_input
@@ -25,7 +26,7 @@ class RunTable(Lines):
     name: str            # file name, for messages (a label for a run given in memory)
     runid: str           # the runtag of the first line
     topic: Factor
-    docno: pa.ChunkedArray  # binary: document ids, never one Python object each (or a pa.Array)
+    docno: pa.ChunkedArray  # binary: document ids, never one Python object each (or a pa.Array; see docno_texts)
     rank: np.ndarray     # int64
     score: np.ndarray    # float64
     line: np.ndarray     # int64, 1-based
@@ -33,8 +34,25 @@ class RunTable(Lines):
     extra_fields: bool = False            # some line had fields past the sixth (ignored, as trec_eval and ndeval do)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.docno, (pa.Array, pa.ChunkedArray)):  # built by hand with an array of str
+        if isinstance(self.docno, PackedTexts):  # the compiled reader's: an Arrow array only when asked for
+            self._packed_docno = self.docno
+            del self.docno
+        elif not isinstance(self.docno, (pa.Array, pa.ChunkedArray)):  # built by hand with an array of str
             self.docno = binary_array(self.docno)
+
+    def __getattr__(self, name: str):
+        packed = self.__dict__.get("_packed_docno") if name == "docno" else None
+        if packed is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.docno = packed.arrow()
+        return self.docno
+
+    @property
+    def docno_texts(self) -> pa.Array | pa.ChunkedArray | PackedTexts:
+        """The docnos as matching takes them: as the compiled reader packed them where it read the run (no Arrow
+        array made: see :class:`~divaleval.arrays.PackedTexts`), else :attr:`docno`."""
+        packed = self.__dict__.get("_packed_docno")
+        return self.docno if packed is None else packed
 
     def take(self, rows: np.ndarray) -> "RunTable":
         """The run with only these lines (a new table; this one is unchanged)."""
@@ -107,7 +125,6 @@ def _read_plain_run(source: InputFile) -> RunTable | None:
     if split is None:
         return None
     topic = Factor(split.topic_codes, np.array([decode(label) for label in split.labels], dtype=object))
-    docno = pa.Array.from_buffers(pa.binary(), split.rows,
-                                  [None, pa.py_buffer(split.docno_offsets), pa.py_buffer(split.docno_bytes)])
+    docno = PackedTexts.of_buffers(split.docno_offsets, split.docno_bytes, split.rows)
     return RunTable(source.name, decode(split.runtag), topic, docno, int32_if_fits(split.rank), split.score,
                     RowLines(split.rows), extra_fields=split.extra_fields)

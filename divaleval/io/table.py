@@ -24,7 +24,8 @@ from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
-import pyarrow as pa
+
+from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # pyarrow.compute is imported where it is called, on the rare paths (see the note on imports in divaleval/arrays.py).
 
 from ..arrays import arrow_cast, arrow_of, dictionary_encoded, numpy_of, text_offsets, texts_of
@@ -341,8 +342,7 @@ def _in_order(work, items, *args, threads: bool):
             yield pending.popleft().result()
 
 
-_DICTIONARY_KINDS = {ID: pa.dictionary(pa.int32(), pa.binary()), DOCID: pa.dictionary(pa.int32(), pa.binary()),
-                     LEVEL: pa.dictionary(pa.int32(), pa.binary())}
+_DICTIONARY_KINDS = (ID, DOCID, LEVEL)  # dictionary-encoded block by block
 
 
 class _OtherColumn:
@@ -357,8 +357,11 @@ class _OtherColumn:
             self.parts.append(part)
 
     def result(self, name: str):
-        parts = pa.chunked_array(self.parts) if self.parts else \
-            pa.chunked_array([], _DICTIONARY_KINDS.get(self.kind, pa.binary()))
+        if self.parts:
+            parts = pa.chunked_array(self.parts)
+        else:
+            empty_type = pa.dictionary(pa.int32(), pa.binary()) if self.kind in _DICTIONARY_KINDS else pa.binary()
+            parts = pa.chunked_array([], empty_type)
         return _convert(parts, self.kind, name)
 
 

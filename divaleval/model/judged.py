@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-import pyarrow as pa
+
+from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
-from ..arrays import arrow_call, arrow_of, arrow_take, numpy_of
+from ..arrays import PackedTexts, arrow_call, arrow_of, arrow_take, numpy_of, text_offsets
 from ..io.table import binary_array
 from .text_keys import KeyTable, TextKeys
 
@@ -43,6 +44,26 @@ class JudgedDocuments:
     @property
     def n_topics(self) -> int:
         return len(self.topic_ids)
+
+    # The docnos are pickled as packed texts (numpy arrays), and made an Arrow array again when first asked for:
+    # unpickling then needs no pyarrow, which a call scoring one run against cached qrels (divaleval/model/
+    # stored.py) never otherwise imports (40-50 ms of such a call).
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        docnos = state.get("docnos")
+        if docnos is not None and docnos.type == pa.binary() and not docnos.null_count:
+            offsets = text_offsets(docnos)
+            data = np.frombuffer(docnos.buffers()[2], dtype=np.uint8) if len(docnos) else np.zeros(0, np.uint8)
+            del state["docnos"]
+            state["_packed_docnos"] = PackedTexts(offsets - offsets[0], data[offsets[0]:offsets[-1]])
+        return state
+
+    def __getattr__(self, name: str):
+        packed = self.__dict__.get("_packed_docnos") if name == "docnos" else None
+        if packed is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.docnos = packed.arrow()
+        return self.docnos
 
     @cached_property
     def row_topic(self) -> np.ndarray:

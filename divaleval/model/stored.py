@@ -11,8 +11,9 @@ the measures asked for before, the table of judged pairs).
 Why it can never be stale: an entry's name is the SHA-256 of the qrels' bytes (decompressed, as the
 reader reads them) together with everything the arrays and the derived quantities depend on: the
 format of the entry, divaleval's version and the size and time of every one of its source files (an
-edited tree is another tree), the versions of Python, numpy and pyarrow, and whether the compiled
-kernels are taken. Nothing else goes into building the judgments (the reading rules of qrels have no
+edited tree is another tree), the versions of Python and numpy, the size and time of each of pyarrow's compiled
+files (read where they lie: a call that takes its qrels from here need not import pyarrow), and whether the
+compiled kernels are taken. Nothing else goes into building the judgments (the reading rules of qrels have no
 option; ``--iprob``, ``--rel-min`` and the measures are applied to the loaded object, and what they
 derive is kept under keys that name them). Entries are never updated in place: a call that derived
 something new writes the whole entry again under a temporary name and renames it over the old one, so
@@ -319,17 +320,33 @@ def _code_key() -> str:
     global _code
     if _code is None:
         import numpy
-        import pyarrow
 
         from .. import native
 
         package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
         version = getattr(sys.modules.get(os.path.basename(package)), "__version__", "")  # (the package is imported)
-        parts = [f"format {FORMAT}", version, sys.version, numpy.__version__, pyarrow.__version__,
-                 f"kernels {native.in_use()}"]
+        parts = [f"format {FORMAT}", version, sys.version, numpy.__version__, f"kernels {native.in_use()}"]
         parts += [f"{path} {size} {modified}" for path, size, modified in source_files()]
+        parts += [f"pyarrow {name} {size} {modified}" for name, size, modified in _arrow_build()]
         _code = _small_sha256("\n".join(sorted(parts)).encode())[:16]
     return _code
+
+
+def _arrow_build() -> list[tuple[str, int, int]]:
+    """pyarrow's compiled files (its extension modules, and the Arrow libraries its wheels carry beside them), each
+    with its size and modification time: which build of Arrow would read the qrels, without importing it (40-50 ms)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pyarrow")
+    folders = (spec.submodule_search_locations or []) if spec is not None else []
+    found = []
+    for folder in folders:
+        with os.scandir(folder) as listing:
+            for item in listing:
+                if any(ending in item.name for ending in (".so", ".pyd", ".dylib")) and item.is_file():
+                    status = item.stat()
+                    found.append((item.name, status.st_size, status.st_mtime_ns))
+    return sorted(found)
 
 
 def source_files() -> list[tuple[str, int | None, int | None]]:

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-import pyarrow as pa
 
-from ..arrays import WORD, arrow_of, text_offsets, text_words
+from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
+
+from ..arrays import WORD, PackedTexts, arrow_of, text_offsets, text_words
 from ..native import KeyArrays, match_keys
 
 _MIX_1, _MIX_2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
@@ -217,7 +218,7 @@ class KeyTable:
         return found
 
 
-def matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, group: np.ndarray
+def matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray | PackedTexts, group: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(each key's position in ``table``, -1 where it lacks the key or there is no table; the positions
     of the keys equal to an earlier one) for the keys ``(group[i], texts[i])``.
@@ -228,6 +229,8 @@ def matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, grou
     compiled = _compiled_matched_keys(table, texts, group)
     if compiled is not None:
         return compiled
+    if isinstance(texts, PackedTexts):
+        texts = texts.arrow()
     hashes = np.empty(len(texts), dtype=np.uint64)
     found = np.full(len(texts), -1, dtype=np.int32 if table is None else table.position_type)
     for start in range(0, len(texts), BLOCK_ROWS):
@@ -238,8 +241,8 @@ def matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, grou
     return found, _repeated(hashes, texts, group)
 
 
-def _compiled_matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, group: np.ndarray
-                           ) -> tuple[np.ndarray, np.ndarray] | None:
+def _compiled_matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray | PackedTexts,
+                           group: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`matched_keys` by the compiled kernel (divaleval/native): the same keys, hashes and probes in one
     pass without the GIL; None where it is not built, or the texts are not one binary or string array with
     32-bit offsets, or keys share hashes too often (the kernel declines: numpy sorts them)."""
@@ -248,14 +251,21 @@ def _compiled_matched_keys(table: KeyTable | None, texts: pa.Array | pa.ChunkedA
     return match_keys(lambda: _key_arrays(table, texts, group))
 
 
-def _key_arrays(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray, group: np.ndarray) -> KeyArrays | None:
+def _key_arrays(table: KeyTable | None, texts: pa.Array | pa.ChunkedArray | PackedTexts, group: np.ndarray
+                ) -> KeyArrays | None:
     """The keys and the table as the compiled kernel reads them; None unless the texts make one binary or
     string array (the kernel takes 32-bit offsets only), holding a key at least."""
-    if isinstance(texts, pa.ChunkedArray):
-        texts = texts.combine_chunks() if texts.num_chunks != 1 else texts.chunk(0)
-    if not len(texts) or not (pa.types.is_binary(texts.type) or pa.types.is_string(texts.type)):
+    if not len(texts):
         return None
-    return KeyArrays(group, text_offsets(texts), texts.buffers()[2], None if table is None else table.native_arrays,
+    if isinstance(texts, PackedTexts):
+        offsets, data = texts.offsets, texts.data
+    else:
+        if isinstance(texts, pa.ChunkedArray):
+            texts = texts.combine_chunks() if texts.num_chunks != 1 else texts.chunk(0)
+        if not (pa.types.is_binary(texts.type) or pa.types.is_string(texts.type)):
+            return None
+        offsets, data = text_offsets(texts), texts.buffers()[2]
+    return KeyArrays(group, offsets, data, None if table is None else table.native_arrays,
                      np.int32 if table is None else table.position_type)
 
 
