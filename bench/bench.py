@@ -348,7 +348,7 @@ def main() -> None:
     qrels, runs, results = collection(args, "collection")
     if args.only:
         section = bench_startup(qrels, runs, results, None, None, None) if args.only == "startup" else \
-            bench_pinned(qrels, runs, results, measure_client)
+            bench_pinned(qrels, runs, results)
         for text, met in section:
             print(f"  [{'met' if met else 'NOT MET'}] {text}")
         return
@@ -446,7 +446,7 @@ def main() -> None:
     o2 = rows.get(("ndeval -O2", n))
     targets += bench_startup(qrels, runs, results, ndevals.get("ndeval -O2"), o2[0] if o2 else None, ours)
     print("\nscale-out per core (bench/pinned.py):", flush=True)
-    targets += bench_pinned(qrels, runs, results, measure_client)
+    targets += bench_pinned(qrels, runs, results)
 
     print("\ntargets:")
     for text, met in targets:

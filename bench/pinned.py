@@ -1,7 +1,7 @@
 """Scale-out measured per core: two Dask workers, each pinned to a core of its own with one thread, against one
 process pinned to one core.
 
-A section of ``bench/bench.py`` (``python bench/bench.py --pinned``, and the end of the full benchmark where
+A section of ``bench/bench.py`` (``python bench/bench.py --only pinned``, and the end of the full benchmark where
 taskset, two cores and Dask are there). Unpinned, one process already keeps 1.8 of a 2-core machine's cores
 busy (readers ahead of the scoring thread), so a cluster on the same machine cannot show what a worker adds;
 pinned, each side gets exactly the cores it is given:
@@ -11,17 +11,20 @@ pinned, each side gets exactly the cores it is given:
   started before the timing (a cluster exists before a job is sent to it); the client,
   ``divaleval --scheduler FILE QRELS RUN...``, and the scheduler run on any core.
 
-The runs are the benchmark's, repeated to 200 (a run given twice is scored twice), each side timed on a quarter of
-them and on all of them: the difference is the steady rate, past the fixed costs (start-up, the qrels, the
-evaluator sent to each worker). Both sides are measured in three rounds, alternated (the cluster started afresh
-each round), and the target is judged on the round of median ratio: one pinned process's own rate varies by a
-third between measurements on a shared machine. It reports runs/s both ways, their ratio (target: at least 1.7x at
-the steady rate; the ratio with the starts is printed beside it), the client's CPU time a run past its start
-(checking, finishing and printing each run's scores: the bound of any cluster, whatever its size), the
-scheduler's, how many of the two cores the client and the scheduler took from the workers (on two cores they have
-none of their own: their share comes out of the workers'), and what that predicts for N machines: about N times
-one pinned core's steady runs/s until the client's bound, 1 / (its CPU a run). The outputs must be
-identical byte for byte, in every round.
+Each side scores the benchmark's runs repeated to 200 (a run given twice is scored twice) in one call, whose output
+file is watched while it runs (every 50 ms): the time a run's last line (its mean) appears is when that run was
+done, since runs are printed (and flushed) in order as they finish. The steady rate is the runs done between the
+48th's (the end of a cluster's sixth task: see FROM_RUN) and the 200th's, over that time: past the fixed costs
+(start-up, the qrels, the evaluator sent to each worker), which vary by a second from call to call and are left out
+instead of being subtracted. The client's and the scheduler's CPU times are read at the same two moments. Both
+sides are measured in five rounds, alternated (the cluster started afresh each round), and the target is judged on
+the round of median ratio: one pinned process's own rate varies by a fifth between measurements on a shared
+machine. It reports runs/s both ways, their ratio (target: at least 1.7x at the steady rate; the ratio of whole
+calls is printed beside it), the client's CPU time a run (checking, finishing and printing each run's scores: the
+bound of any cluster, whatever its size), the scheduler's, how many of the two cores the client and the scheduler
+took from the workers (on two cores they have none of their own: their share comes out of the workers'), and what
+that predicts for N machines: about N times one pinned core's steady runs/s until the client's bound, 1 / (its CPU
+a run). The outputs must be identical byte for byte, in every round.
 """
 from __future__ import annotations
 
@@ -30,17 +33,18 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from procfs import process_fields
+from divaleval.cluster import BATCH_RUNS
 
 BIN = Path(sys.executable).parent
 TARGET = 1.7
 WAIT_SECONDS = 60
 RUNS = 200
-ROUNDS = 3  # each side measured this many times, alternated
+ROUNDS = 5  # each side measured this many times, alternated
 
 
 def pinnable() -> tuple[int, int] | str:
@@ -95,97 +99,126 @@ def stop(processes: list[subprocess.Popen]) -> None:
             process.kill()
 
 
-def tree_cpu_seconds(root: int) -> float:
-    """CPU seconds (user + system) used so far by a process and its living descendants, from /proc (a Dask
-    worker runs under a nanny process: the worker is its child)."""
-    fields = process_fields()
-    parents = {pid: int(f[1]) for pid, f in fields.items()}
-    cpu = {pid: (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK") for pid, f in fields.items()}
-    total, todo = 0.0, [root]
-    while todo:
-        pid = todo.pop()
-        total += cpu.get(pid, 0.0)
-        todo.extend(child for child, parent in parents.items() if parent == pid)
-    return total
+POLL_SECONDS = 0.05
+MEAN = b",amean,"   # a run's last line in ndeval's format: its mean
+# The steady rate is measured from this run's end to the last's. A cluster sends back a task's runs together, so
+# that a run's line appears when the last of its task was done: the run chosen ends a task (the first tasks are
+# all of BATCH_RUNS runs), else the cluster's time would start late and its rate come out too high.
+FROM_RUN = 6 * BATCH_RUNS
 
 
-def _measure_round(qrels: Path, chosen: list[Path], sizes: tuple[int, int], results: Path, cores: tuple[int, int],
-                   measure_client: Callable[[list, Path], tuple], divaleval: Path) -> tuple[list, list, list, bool]:
-    """One round: one pinned process, then a cluster started for the round, each on both sizes: (one's
-    timings, the cluster client's timings, the scheduler's CPU seconds) per size, and whether the two printed
-    the same bytes at both sizes."""
-    one_process = ["taskset", "-c", str(cores[0]), divaleval, "-q"]
-    one = [measure_client([*one_process, qrels, *chosen[:size]], results / f"pinned.one.{size}.out") for size in sizes]
+@dataclass
+class Call:
+    """One timed call: its wall seconds, and for each run the time since the start at which its last line appeared,
+    with the client's and the watched process's CPU seconds then."""
+
+    seconds: float
+    done: list[tuple[float, float, float]]
+
+    def steady(self, first: int) -> tuple[float, float, float]:
+        """(runs/s, the client's CPU seconds a run, the watched process's) from run ``first``'s end to the last's."""
+        (t0, client0, watched0), (t1, client1, watched1) = self.done[first - 1], self.done[-1]
+        runs = len(self.done) - first
+        return runs / max(t1 - t0, 1e-9), (client1 - client0) / runs, (watched1 - watched0) / runs
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User plus system CPU seconds of one process so far (0 where it is gone or not given)."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_call(argv: list, stdout: Path, runs: int, watched: int | None = None) -> Call:
+    """Run ``argv`` (its output to ``stdout``), watching the output for each run's mean line; fails the bench
+    with the call's message if it fails or prints another number of runs."""
+    done: list[tuple[float, float, float]] = []
+    with open(stdout, "wb") as out, open(stdout, "rb") as reading, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        process = subprocess.Popen([str(a) for a in argv], stdout=out, stderr=err)
+        tail = b""
+        while True:
+            client, other = cpu_seconds(process.pid), cpu_seconds(watched)  # (read before the call is reaped)
+            finished = process.poll() is not None
+            now = time.perf_counter() - start
+            seen = tail + reading.read()
+            found = seen.count(MEAN)
+            done.extend([(now, client, other)] * found)
+            tail = seen[-(len(MEAN) - 1):]
+            if finished:
+                break
+            time.sleep(POLL_SECONDS)
+        seconds = time.perf_counter() - start
+        if process.returncode != 0 or len(done) != runs:
+            err.seek(0)
+            shown = " ".join(map(str, argv[:5]))
+            sys.exit(f"failed ({process.returncode}, {len(done)} runs of {runs} printed): {shown}...\n"
+                     f"{err.read().decode()}")
+    return Call(seconds, done)
+
+
+def _measure_round(qrels: Path, chosen: list[Path], results: Path, cores: tuple[int, int],
+                   divaleval: Path) -> tuple[Call, Call, bool]:
+    """One round: one pinned process, then a cluster started for the round: (the one process's call, the
+    cluster's, whether the two printed the same bytes)."""
+    one = timed_call(["taskset", "-c", str(cores[0]), divaleval, "-q", qrels, *chosen], results / "pinned.one.out",
+                     len(chosen))
     scheduler_file, processes = start_cluster(results, cores)
     try:
-        cluster, scheduler_cpu = [], []
-        for size in sizes:
-            before = tree_cpu_seconds(processes[0].pid)
-            cluster.append(measure_client([divaleval, "-q", "--scheduler", scheduler_file, qrels, *chosen[:size]],
-                                          results / f"pinned.cluster.{size}.out"))
-            scheduler_cpu.append(tree_cpu_seconds(processes[0].pid) - before)
+        cluster = timed_call([divaleval, "-q", "--scheduler", scheduler_file, qrels, *chosen],
+                             results / "pinned.cluster.out", len(chosen), watched=processes[0].pid)
     finally:
         stop(processes)
-    same = all((results / f"pinned.one.{size}.out").read_bytes() == (results / f"pinned.cluster.{size}.out").read_bytes()
-               for size in sizes)
-    return one, cluster, scheduler_cpu, same
+    same = (results / "pinned.one.out").read_bytes() == (results / "pinned.cluster.out").read_bytes()
+    return one, cluster, same
 
 
-def bench_pinned(qrels: Path, runs: list[Path], results: Path,
-                 measure_client: Callable[[list, Path], tuple]) -> list[tuple[str, bool]]:
-    """Print the section; return its targets (text, met). ``measure_client`` is bench.py's timer of a client:
-    (wall seconds, own peak MB, all peak MB, own CPU seconds, all CPU seconds)."""
+def bench_pinned(qrels: Path, runs: list[Path], results: Path) -> list[tuple[str, bool]]:
+    """Print the section; return its targets (text, met)."""
     cores = pinnable()
     if isinstance(cores, str):
         print(f"  pinned scale-out: skipped ({cores})")
         return []
     divaleval = BIN / "divaleval"
     chosen = (runs * (RUNS // len(runs) + 1))[:RUNS]
-    sizes = (len(chosen) // 4, len(chosen))
-    extra = sizes[1] - sizes[0]
     rounds = []
     for round_number in range(ROUNDS):
-        one, cluster, scheduler_cpu, same = _measure_round(qrels, chosen, sizes, results, cores, measure_client,
-                                                           divaleval)
-        steady = (extra / max(cluster[1][0] - cluster[0][0], 1e-9)) / (extra / max(one[1][0] - one[0][0], 1e-9))
-        print(f"  round {round_number + 1} of {ROUNDS}: one pinned process {sizes[1] / one[1][0]:.2f} runs/s, "
-              f"the cluster {sizes[1] / cluster[1][0]:.2f} runs/s; steady-rate ratio {steady:.2f}x")
-        rounds.append((steady, one, cluster, scheduler_cpu, same))
-    # One process's own rate varies by a third from one measurement to the next on a shared machine: the
+        one, cluster, same = _measure_round(qrels, chosen, results, cores, divaleval)
+        one_steady, cluster_steady = one.steady(FROM_RUN)[0], cluster.steady(FROM_RUN)[0]
+        print(f"  round {round_number + 1} of {ROUNDS}: one pinned process {one_steady:.2f} runs/s, the cluster "
+              f"{cluster_steady:.2f} runs/s (steady); ratio {cluster_steady / one_steady:.2f}x", flush=True)
+        rounds.append((cluster_steady / one_steady, one, cluster, same))
+    # One process's own rate varies by a fifth from one measurement to the next on a shared machine: the
     # target is judged on the round of median ratio (the rounds alternate the two sides), detailed below.
-    steady_ratios = [r[0] for r in rounds]
-    _, one, cluster, scheduler_cpu, _ = sorted(rounds, key=lambda r: r[0])[len(rounds) // 2]
-    one_rate, cluster_rate = sizes[1] / one[1][0], sizes[1] / cluster[1][0]
-    one_steady = extra / max(one[1][0] - one[0][0], 1e-9)
-    cluster_steady = extra / max(cluster[1][0] - cluster[0][0], 1e-9)
-    ratio, steady_ratio = cluster_rate / one_rate, cluster_steady / one_steady
-    # The client's CPU a run past its start: the difference of two CPU times, which one round's noise can
-    # swallow; where it does, its whole CPU over all the runs a run (the start included: an upper bound).
-    client_per_run = (cluster[1][3] - cluster[0][3]) / extra
-    client_how = "past its start"
-    if client_per_run < 1e-4:
-        client_per_run, client_how = cluster[1][3] / sizes[1], f"over the {sizes[1]} runs, its start included"
-    bound = 1 / client_per_run
-    for label, timed in ((f"one process pinned to core {cores[0]}", one),
-                         (f"2 workers pinned to cores {cores[0]} and {cores[1]}, 1 thread each", cluster)):
-        for size, (seconds, _, _, cpu, _) in zip(sizes, timed):
-            print(f"  {label:<52} {size:>4} runs {seconds:7.2f} s  {size / seconds:6.2f} runs/s  "
-                  f"{'client ' if timed is cluster else ''}{cpu:6.2f} CPU s")
-    print(f"  steady rate ({sizes[1]} runs less {sizes[0]}), the median round: one pinned process {one_steady:.2f} "
-          f"runs/s, the cluster {cluster_steady:.2f} runs/s: {steady_ratio:.2f}x (rounds: "
-          f"{', '.join(f'{r:.2f}x' for r in steady_ratios)})")
-    print(f"  the client's CPU time a run {client_how}: {1000 * client_per_run:.1f} ms: a cluster of any size gives "
-          f"at most about {bound:.0f} runs/s")
+    ratios = [r[0] for r in rounds]
+    ratio, one, cluster, _ = sorted(rounds, key=lambda r: r[0])[len(rounds) // 2]
+    (one_steady, _, _), (cluster_steady, client_per_run, scheduler_per_run) = one.steady(FROM_RUN), \
+        cluster.steady(FROM_RUN)
+    whole = (len(chosen) / cluster.seconds) / (len(chosen) / one.seconds)
+    for label, call, steady in ((f"one process pinned to core {cores[0]}", one, one_steady),
+                                (f"2 workers pinned to cores {cores[0]} and {cores[1]}, 1 thread each", cluster,
+                                 cluster_steady)):
+        print(f"  {label:<52} {len(chosen):>4} runs {call.seconds:7.2f} s  {len(chosen) / call.seconds:6.2f} runs/s "
+              f"(steady from run {FROM_RUN}: {steady:6.2f})")
+    print(f"  the median round's steady ratio: {ratio:.2f}x (rounds: {', '.join(f'{r:.2f}x' for r in ratios)}); "
+          f"whole calls, the starts included: {whole:.2f}x")
+    bound = 1 / max(client_per_run, 1e-6)
+    print(f"  the client's CPU time a run past the {FROM_RUN}th: {1000 * client_per_run:.1f} ms: a cluster of any size "
+          f"gives at most about {bound:.0f} runs/s")
     # The scheduler and the client have no core of their own on two cores: what they use is taken from the
     # workers' cores, so that the ratio measured here mixes them in (a third core would leave them out).
-    helpers_cores = (cluster[1][3] + scheduler_cpu[1]) / cluster[1][0]
-    print(f"  the scheduler's CPU time a run: {1000 * scheduler_cpu[1] / sizes[1]:.1f} ms; over the {sizes[1]} runs "
-          f"the client and the scheduler kept {helpers_cores:.2f} of the 2 cores busy, time the workers' cores "
-          f"lost to them")
+    helpers_cores = (client_per_run + scheduler_per_run) * cluster_steady
+    print(f"  the scheduler's CPU time a run: {1000 * scheduler_per_run:.1f} ms; at the steady rate the client and the "
+          f"scheduler kept {helpers_cores:.2f} of the 2 cores busy, time the workers' cores lost to them")
     print(f"  predicted for N single-core workers: about min(N x {one_steady:.1f}, {bound:.0f}) runs/s "
           f"(N = 8: {min(8 * one_steady, bound):.0f}, N = 32: {min(32 * one_steady, bound):.0f})")
-    same = all(r[4] for r in rounds)
+    same = all(r[3] for r in rounds)
     return [(f"2 pinned single-thread Dask workers at least {TARGET}x the steady runs/s of one pinned process "
-             f"(median of {ROUNDS} rounds {steady_ratio:.2f}x; {sizes[1]} runs with the starts: {ratio:.2f}x)",
-             steady_ratio >= TARGET),
+             f"(median of {ROUNDS} rounds {ratio:.2f}x; whole calls of {len(chosen)} runs: {whole:.2f}x)",
+             ratio >= TARGET),
             ("pinned cluster's output identical to one process's, byte for byte (every round)", same)]
