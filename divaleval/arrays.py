@@ -76,12 +76,57 @@ class PackedTexts:
         """``count`` texts of an int32 offsets buffer and a bytes buffer (e.g. bytearrays), shared, not copied."""
         return cls(np.frombuffer(offsets, dtype=np.int32, count=count + 1), np.frombuffer(data, dtype=np.uint8))
 
+    @classmethod
+    def of_arrow(cls, values: pa.Array | pa.ChunkedArray) -> "PackedTexts | None":
+        """The texts of an Arrow binary or string array without nulls (its chunks combined), or None for another."""
+        if isinstance(values, pa.ChunkedArray):
+            values = values.combine_chunks()
+        if values.null_count or not (pa.types.is_binary(values.type) or pa.types.is_string(values.type)):
+            return None
+        offsets = text_offsets(values)
+        data = values.buffers()[2]
+        data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+        return cls(offsets - offsets[0], data[offsets[0]:offsets[-1]])
+
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
     def arrow(self) -> pa.Array:
         return pa.Array.from_buffers(pa.binary(), len(self), [None, pa.py_buffer(self.offsets),
                                                               pa.py_buffer(self.data)])
+
+
+TEXT_RANK_BYTES = 64 * 1024 * 1024  # the most bytes dense_text_ranks lays its texts out in
+
+
+def dense_text_ranks(texts: PackedTexts, rows: np.ndarray) -> np.ndarray | None:
+    """1-based dense ranks of ``texts[rows]`` in byte order (``memcmp``'s, a text before those it begins), as Arrow's
+    ``rank`` (ascending, tiebreaker "dense") gives them on a binary array; None where more than
+    :data:`TEXT_RANK_BYTES` would be laid out (the caller asks Arrow).
+
+    Each text is laid out zero-padded to the longest and read as big-endian 64-bit words, sorted word by word; two
+    texts whose padded words agree are one and the same but for trailing zero bytes, so the shorter comes first.
+    """
+    rows = np.asarray(rows, dtype=np.intp)
+    n = len(rows)
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    starts = texts.offsets[rows].astype(np.intp)
+    lengths = texts.offsets[rows + 1].astype(np.intp) - starts
+    width = max(1, -(-int(lengths.max()) // 8))
+    if n * width * 8 > TEXT_RANK_BYTES:
+        return None
+    laid = np.zeros((n, width * 8), dtype=np.uint8)
+    first = np.cumsum(lengths) - lengths  # where each text starts among the texts laid end to end
+    at = np.arange(int(lengths.sum())) - np.repeat(first, lengths)  # each byte's place in its text
+    laid[np.repeat(np.arange(n), lengths), at] = texts.data[np.repeat(starts, lengths) + at]
+    words = laid.view(">u8")
+    order = np.lexsort([lengths, *(words[:, j] for j in reversed(range(width)))])
+    ordered_words, ordered_lengths = words[order], lengths[order]
+    new = np.any(ordered_words[1:] != ordered_words[:-1], axis=1) | (ordered_lengths[1:] != ordered_lengths[:-1])
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[order] = np.concatenate([[1], 1 + np.cumsum(new)])
+    return ranks
 
 
 def text_offsets(texts: pa.Array) -> np.ndarray:

@@ -19,8 +19,8 @@ import numpy as np
 from .lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
-from .arrays import (arrow_call, arrow_of, arrow_options, arrow_take, dictionary_encoded, first_tie, group_positions,
-                     numpy_of, sorted_distinct)
+from .arrays import (PackedTexts, arrow_call, arrow_of, arrow_options, arrow_take, dense_text_ranks, dictionary_encoded,
+                     first_tie, group_positions, numpy_of, sorted_distinct)
 from .errors import InputError
 from .ids import natural_key
 from .io.runs import RunTable
@@ -231,10 +231,23 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
     involved[1:] |= tied
     lines = ranked[involved]
     docno_rank = np.zeros(len(topic), dtype=np.int64)
-    docno_rank[lines] = numpy_of(arrow_call("rank", arrow_take(run.docno, arrow_of(lines)),
-                                            options=arrow_options("RankOptions", sort_keys="ascending",
-                                                                  tiebreaker="dense")))
+    docno_rank[lines] = _docno_ranks(run, lines)
     return np.lexsort((-docno_rank, -run.score, topic)).astype(index)
+
+
+def _docno_ranks(run: RunTable, lines: np.ndarray) -> np.ndarray:
+    """Dense ranks of these lines' docnos in byte order: by numpy (a run the compiled reader read never needs
+    pyarrow here), or by Arrow's rank where the docnos are too long to lay out."""
+    texts = run.docno_texts
+    if isinstance(texts, PackedTexts):
+        ranks = dense_text_ranks(texts, lines)
+    else:
+        texts = PackedTexts.of_arrow(arrow_take(texts, arrow_of(lines)))
+        ranks = None if texts is None else dense_text_ranks(texts, np.arange(len(lines)))
+    if ranks is not None:
+        return ranks
+    return numpy_of(arrow_call("rank", arrow_take(run.docno, arrow_of(lines)),
+                               options=arrow_options("RankOptions", sort_keys="ascending", tiebreaker="dense")))
 
 
 def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, repeat_topics: np.ndarray,

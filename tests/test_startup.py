@@ -66,21 +66,30 @@ def test_one_run_imports_neither_workers_nor_what_cached_qrels_spare(tmp_path):
     assert warm == [] and again == printed and printed.startswith("runid,topic,")
 
 
-def test_one_run_from_cached_qrels_imports_no_pyarrow(tmp_path):
-    """With the compiled kernels, a run's docnos are matched as the reader packed them and cached qrels keep
-    theirs packed (divaleval/arrays.py's PackedTexts): such a call needs no Arrow array, so pyarrow (40-50 ms)
-    is not imported, and it prints what a call that reads the qrels prints."""
+@pytest.mark.parametrize("ties", [False, True])
+def test_one_run_from_cached_qrels_imports_no_pyarrow(tmp_path, ties):
+    """With the compiled kernels, a run's docnos are matched as the reader packed them, tied scores are broken by
+    docno by numpy, and cached qrels keep their docnos packed (divaleval/arrays.py's PackedTexts): such a call
+    needs no Arrow array, so pyarrow (40-50 ms) is not imported, and it prints what a call that reads the qrels
+    prints. With ties: d2 and d3 tie, and the docno later in byte order ranks first (ndeval's rule)."""
     import os
 
     from divaleval import native
 
     if not native.built():
         pytest.skip("the compiled kernels are not built: runs are read by Arrow")
-    env = {**os.environ, "DIVALEVAL_CACHE": str(tmp_path), "DIVALEVAL_NATIVE": "1"}
+    env = {**os.environ, "DIVALEVAL_CACHE": str(tmp_path / "cache"), "DIVALEVAL_NATIVE": "1"}
     args = (str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs" / "bm25.txt"))
+    if ties:
+        qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+        qrels.write_text("1 1 d2 1\n1 1 d3 0\n")
+        run.write_text("1 Q0 d2 1 5.0 r\n1 Q0 d3 2 5.0 r\n1 Q0 d1 3 4.0 r\n")
+        args = ("-m", "P-IA@1", str(qrels), str(run))
     cold, printed = imported_by(*args, watched=("pyarrow",), env=env)
     warm, again = imported_by(*args, watched=("pyarrow",), env=env)
-    assert cold == ["pyarrow"] and warm == [] and again == printed and printed.startswith("runid,topic,")
+    assert cold == ["pyarrow"] and warm == [] and again == printed
+    assert printed.splitlines()[1:] == ["r,1,0.000000", "r,amean,0.000000"] if ties else \
+        printed.startswith("runid,topic,")
 
 
 def test_ties_and_a_repeat_dropped_call_arrow_without_pyarrow_compute(tmp_path):

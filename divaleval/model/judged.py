@@ -25,7 +25,7 @@ import numpy as np
 from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
-from ..arrays import PackedTexts, arrow_call, arrow_of, arrow_take, numpy_of, text_offsets
+from ..arrays import PackedTexts, arrow_call, arrow_of, arrow_take, numpy_of
 from ..io.table import binary_array
 from .text_keys import KeyTable, TextKeys
 
@@ -51,11 +51,10 @@ class JudgedDocuments:
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         docnos = state.get("docnos")
-        if docnos is not None and docnos.type == pa.binary() and not docnos.null_count:
-            offsets = text_offsets(docnos)
-            data = np.frombuffer(docnos.buffers()[2], dtype=np.uint8) if len(docnos) else np.zeros(0, np.uint8)
+        packed = PackedTexts.of_arrow(docnos) if docnos is not None and docnos.type == pa.binary() else None
+        if packed is not None:
             del state["docnos"]
-            state["_packed_docnos"] = PackedTexts(offsets - offsets[0], data[offsets[0]:offsets[-1]])
+            state["_packed_docnos"] = packed
         return state
 
     def __getattr__(self, name: str):
