@@ -50,6 +50,18 @@ CONNECT_SECONDS = 3          # to reach a scheduler: an unreachable address is a
 WORKER_WAIT_SECONDS = 30     # for a scheduler without workers to get its first one
 BATCH_RUNS = 8               # runs per task (the scheduler's CPU is per task: 2.2 ms a run at 4, 1.4-1.7 at 8)
 TASKS_PER_THREAD = 3         # batches in flight per worker thread: enough to keep every worker busy
+# Dask's diagnostics for its dashboard, which a worker that only scores runs does not need: a statistical profile
+# of its threads every 10 ms, a check of its event loop every 20 ms, a sample of its CPU and memory every 0.5 s.
+# Idle, they keep about 9% of a core busy per worker (nanny included) and 3.6% for the scheduler; with these
+# values, 0.5% and 0.7% (docs/scale-out.md, "Workers that only score"). A local cluster's workers and scheduler
+# take them; docs/scale-out.md gives them as environment variables for the user's own.
+QUIET_DASK_CONFIG = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+                     "distributed.admin.system-monitor.interval": "5s"}
+
+
+def dask_environment(config: dict) -> dict[str, str]:
+    """Dask configuration as the environment variables Dask reads at start (``DASK_DISTRIBUTED__ADMIN__...``)."""
+    return {"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value) for key, value in config.items()}
 
 
 class ClusterError(DivalevalError):
@@ -171,11 +183,11 @@ class Cluster:
         if workers is None and _looks_like_file(address) and not os.path.isfile(address):
             raise UsageError(f"--scheduler {address}: no such scheduler file (nor an address: tcp://HOST:PORT)")
         # The big arguments (shipped runs) are ours to send: no warning about a large graph. A local cluster's
-        # workers keep glibc's own memory settings (see keep_large_blocks_in_heap), and sample no profile of
-        # their threads (every 10 ms, at a cost in CPU time nobody here looks at).
+        # workers keep glibc's own memory settings (see keep_large_blocks_in_heap), and its workers and
+        # scheduler run without the dashboard's diagnostics (QUIET_DASK_CONFIG).
         self._config = dask.config.set({"distributed.admin.large-graph-warning-threshold": "4GiB",
                                         "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-                                        "distributed.worker.profile.enabled": False})
+                                        **QUIET_DASK_CONFIG})
         try:
             if workers is not None:
                 # Dask's own logs are the cluster's internals, not the user's: a task's error reaches the
