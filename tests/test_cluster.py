@@ -338,3 +338,28 @@ def test_scheduler_options_that_do_not_go_together():
                           (["--scheduler", "./no/scheduler.json", QRELS, RUNS], "no such scheduler file")):
         done = cli(args)
         assert done.returncode == 2 and message in done.stderr.decode(), done.stderr.decode()
+
+
+def test_dask_settings_as_the_environment_variables_dask_reads():
+    from divaleval.cluster import dask_environment
+
+    assert dask_environment({"distributed.admin.system-monitor.interval": "5s",
+                             "distributed.worker.profile.enabled": False}) == {
+        "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "5s",
+        "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False"}
+
+
+@pytest.mark.dask
+def test_a_local_cluster_runs_without_the_dashboard_s_diagnostics():
+    """Its workers sample no profile and check their event loop once a second (docs/scale-out.md): the settings reach
+    the worker processes, which have no profiling callback."""
+    import dask
+
+    from divaleval.cluster import Cluster
+
+    with Cluster("local:1") as cluster:
+        seen = cluster.client.run(lambda dask_worker: (dask.config.get("distributed.admin.tick.interval"),
+                                                       dask.config.get("distributed.admin.system-monitor.interval"),
+                                                       sorted(dask_worker.periodic_callbacks)))
+    [(tick, monitor, callbacks)] = seen.values()
+    assert (tick, monitor) == ("1s", "5s") and "profile" not in callbacks and "profile-cycle" not in callbacks
