@@ -8,23 +8,27 @@ pinned, each side gets exactly the cores it is given:
 
 * one process: ``taskset -c A divaleval QRELS RUN...`` (its reader threads share core A);
 * a cluster: ``dask scheduler`` and two ``dask worker --nthreads 1`` each under ``taskset -c A`` or ``-c B``,
-  started before the timing (a cluster exists before a job is sent to it); the client,
-  ``divaleval --scheduler FILE QRELS RUN...``, and the scheduler run on any core.
+  started as docs/scale-out.md says to start workers that only score (without Dask's dashboard diagnostics:
+  divaleval.cluster.QUIET_DASK_CONFIG) and before the timing (a cluster exists before a job is sent to it);
+  the client, ``divaleval --scheduler FILE QRELS RUN...``, and the scheduler run on any core;
+* two copies of the one process at once, one pinned to each core, without Dask: the most the machine's two cores
+  give to anything (cores that share caches, memory bandwidth or a host's hyperthreads give less than twice one).
 
-Each side scores the benchmark's runs repeated to 200 (a run given twice is scored twice) in one call, whose output
-file is watched while it runs (every 50 ms): the time a run's last line (its mean) appears is when that run was
-done, since runs are printed (and flushed) in order as they finish. The steady rate is the runs done between the
-48th's (the end of a cluster's sixth task: see FROM_RUN) and the 200th's, over that time: past the fixed costs
-(start-up, the qrels, the evaluator sent to each worker), which vary by a second from call to call and are left out
-instead of being subtracted. The client's and the scheduler's CPU times are read at the same two moments. Both
-sides are measured in five rounds, alternated (the cluster started afresh each round), and the target is judged on
-the round of median ratio: one pinned process's own rate varies by a fifth between measurements on a shared
-machine. It reports runs/s both ways, their ratio (target: at least 1.7x at the steady rate; the ratio of whole
-calls is printed beside it), the client's CPU time a run (checking, finishing and printing each run's scores: the
-bound of any cluster, whatever its size), the scheduler's, how many of the two cores the client and the scheduler
-took from the workers (on two cores they have none of their own: their share comes out of the workers'), and what
-that predicts for N machines: about N times one pinned core's steady runs/s until the client's bound, 1 / (its CPU
-a run). The outputs must be identical byte for byte, in every round.
+Each call scores the benchmark's runs repeated to 200 (a run given twice is scored twice), and its output file is
+watched while it runs (every 50 ms): the time a run's last line (its mean) appears is when that run was done, since
+runs are printed (and flushed) in order as they finish. The steady rate is the runs done between the 48th's (the
+end of a cluster's sixth task: see FROM_RUN) and the 200th's, over that time: past the fixed costs (start-up, the
+qrels, the evaluator sent to each worker), which vary by a second from call to call and are left out instead of
+being subtracted. The client's and the scheduler's CPU times are read at the same two moments, and the idle
+cluster's share of the cores before its call. The three are measured in five rounds, alternated (the cluster
+started afresh each round), and the target is judged on the round of median ratio: one pinned process's own rate
+varies by a fifth between measurements on a shared machine. It reports runs/s, the ratios to one pinned process
+(target for the cluster: at least 1.7x at the steady rate; the ratio of whole calls is printed beside it), the
+share of the two processes' ratio the cluster reached, the client's CPU time a run (checking, finishing and
+printing each run's scores: the bound of any cluster, whatever its size), the scheduler's, how many of the two
+cores the client and the scheduler took from the workers (on two cores they have none of their own: their share
+comes out of the workers'), and what that predicts for N machines: about N times one pinned core's steady runs/s
+until the client's bound, 1 / (its CPU a run). The outputs must be identical byte for byte, in every round.
 """
 from __future__ import annotations
 

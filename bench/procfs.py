@@ -1,5 +1,5 @@
 """The benchmark's reading of /proc (Linux): every process's status fields, for the memory and CPU time of
-process trees (bench.py's peaks)."""
+process trees (bench.py's peaks, pinned.py's idle cluster)."""
 from __future__ import annotations
 
 import os
