@@ -96,6 +96,18 @@ class PackedTexts:
                                                               pa.py_buffer(self.data)])
 
 
+def unpacked(owner: object, name: str, attribute: str) -> pa.Array:
+    """The ``__getattr__`` of a class that keeps an Arrow attribute as :class:`PackedTexts` (under
+    ``_packed_<attribute>``) until it is asked for: ``owner``'s ``attribute`` made and kept; AttributeError for
+    any other missing ``name``."""
+    packed = owner.__dict__.get(f"_packed_{attribute}") if name == attribute else None
+    if packed is None:
+        raise AttributeError(f"{type(owner).__name__!r} object has no attribute {name!r}")
+    value = packed.arrow()
+    setattr(owner, attribute, value)
+    return value
+
+
 TEXT_RANK_BYTES = 64 * 1024 * 1024  # the most bytes dense_text_ranks lays its texts out in
 
 

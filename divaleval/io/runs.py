@@ -7,7 +7,7 @@ import numpy as np
 
 from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 
-from ..arrays import PackedTexts, arrow_of, arrow_take, group_positions
+from ..arrays import PackedTexts, arrow_of, arrow_take, group_positions, unpacked
 from ..errors import InputError
 from ..native import split_run
 from .source import InputFile, read_input
@@ -41,11 +41,7 @@ class RunTable(Lines):
             self.docno = binary_array(self.docno)
 
     def __getattr__(self, name: str):
-        packed = self.__dict__.get("_packed_docno") if name == "docno" else None
-        if packed is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        self.docno = packed.arrow()
-        return self.docno
+        return unpacked(self, name, "docno")
 
     @property
     def docno_texts(self) -> pa.Array | pa.ChunkedArray | PackedTexts:

@@ -25,7 +25,7 @@ import numpy as np
 from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
-from ..arrays import PackedTexts, arrow_call, arrow_of, arrow_take, numpy_of
+from ..arrays import PackedTexts, arrow_call, arrow_of, arrow_take, numpy_of, unpacked
 from ..io.table import binary_array
 from .text_keys import KeyTable, TextKeys
 
@@ -58,11 +58,7 @@ class JudgedDocuments:
         return state
 
     def __getattr__(self, name: str):
-        packed = self.__dict__.get("_packed_docnos") if name == "docnos" else None
-        if packed is None:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        self.docnos = packed.arrow()
-        return self.docnos
+        return unpacked(self, name, "docnos")
 
     @cached_property
     def row_topic(self) -> np.ndarray:
