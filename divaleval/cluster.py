@@ -194,8 +194,11 @@ class Cluster:
                 # caller as an exception, a lost worker as ClusterError. At CRITICAL, not ERROR: a worker whose
                 # heartbeat meets the scheduler closing at the end logs an error with a traceback (seen once
                 # in about 40 calls of `meta --scheduler local:2`).
+                # No dashboard; the scheduler's HTTP server (health checks) still starts, on a free port of the
+                # loopback, not on the dashboard's 8787: taken (another cluster, a notebook's), Dask warns.
                 self._local = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                       dashboard_address=None, silence_logs=logging.CRITICAL)
+                                                       dashboard_address=None, silence_logs=logging.CRITICAL,
+                                                       scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
                 self.client = distributed.Client(self._local, set_as_default=False)
             elif _looks_like_file(address):
                 self.client = distributed.Client(scheduler_file=address, timeout=connect_seconds,

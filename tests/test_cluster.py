@@ -363,3 +363,21 @@ def test_a_local_cluster_runs_without_the_dashboard_s_diagnostics():
                                                        sorted(dask_worker.periodic_callbacks)))
     [(tick, monitor, callbacks)] = seen.values()
     assert (tick, monitor) == ("1s", "5s") and "profile" not in callbacks and "profile-cycle" not in callbacks
+
+
+@pytest.mark.dask
+def test_a_local_cluster_says_nothing_when_the_dashboard_port_is_taken():
+    """Another cluster or a notebook holding Dask's dashboard port (8787) changes nothing: the local cluster's
+    scheduler serves its health checks on a free port of the loopback, so Dask has nothing to warn about."""
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        holder.bind(("0.0.0.0", 8787))  # (where it is taken already, so much the better)
+        holder.listen()
+    except OSError:
+        pass
+    try:
+        done = cli(["--scheduler", "local:1", QRELS, RUNS / "bm25.txt"])
+    finally:
+        holder.close()
+    assert done.returncode == 0 and done.stderr == b"" and done.stdout.startswith(b"runid,topic,")
