@@ -376,7 +376,8 @@ class _Server:
                     return self.decline(connection, "the server is stopping")
                 if code_state() != self.code:
                     self.stopping = True
-                    return self.decline(connection, "divaleval's files changed since the server started; it stops")
+                    return self.decline(connection, "divaleval's or pyarrow's files changed since the server started; "
+                                                    "it stops")
                 self.fork(connection, descriptors, request[3:])
             else:
                 self.decline(connection, "not a request the server knows")
@@ -521,10 +522,11 @@ def _watch_the_caller(connection: socket.socket) -> None:
 
 
 def code_state() -> tuple:
-    """The divaleval files a server loaded (and could load), as the qrels cache's code key sees them."""
-    from .model.stored import source_files
+    """The divaleval files a server loaded (and could load), and pyarrow's compiled ones, as the qrels cache's code
+    key sees them."""
+    from .model.stored import arrow_build_files, source_files
 
-    return tuple(source_files())
+    return tuple(source_files()) + tuple(arrow_build_files())
 
 
 def serve(idle: float = DEFAULT_IDLE, ready: int | None = None) -> None:

@@ -273,6 +273,17 @@ def test_start_status_stop_and_idle():
         shutil.rmtree(runtime, ignore_errors=True)
 
 
+def test_the_files_a_server_watches_include_pyarrow_s_compiled_ones():
+    """The qrels cache's key names pyarrow's build by its files: a server whose loaded Arrow is no longer the one
+    installed stops, as for divaleval's own files."""
+    from divaleval.model.stored import arrow_build_files, source_files
+    from divaleval.server import code_state
+
+    arrow = arrow_build_files()
+    assert any(name.startswith("lib") for name, _, _ in arrow)  # (pyarrow.lib's extension module, at least)
+    assert code_state() == tuple(source_files()) + tuple(arrow)
+
+
 def test_a_server_declines_calls_once_divalevals_files_change(tmp_path):
     """A server of a copy of the package: a file of the copy touched, the next call runs in place."""
     copy = tmp_path / "site"
@@ -291,7 +302,7 @@ def test_a_server_declines_calls_once_divalevals_files_change(tmp_path):
         module.write_text(module.read_text() + "\n")
         declined = subprocess.run(args, cwd=SAMPLE, capture_output=True, env={**environment, "DIVALEVAL_SERVER": "1"})
         assert declined.returncode == 2
-        assert b"divaleval's files changed since the server started; it stops" in declined.stderr
+        assert b"divaleval's or pyarrow's files changed since the server started; it stops" in declined.stderr
         in_place = subprocess.run(args, cwd=SAMPLE, capture_output=True, env=environment)
         assert in_place.stdout == served.stdout
         assert _wait_for(lambda: _status(runtime) is None)

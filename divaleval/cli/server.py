@@ -21,7 +21,7 @@ messages and exit status, Ctrl-C included. The other commands run in place.
 DIVALEVAL_SERVER=0 runs every call in place; DIVALEVAL_SERVER=1 makes a call
 fail (status 2) where no server takes it. The server stops after --idle
 seconds without a call, on `divaleval server stop`, and by itself when
-divaleval's files change. Linux only.
+divaleval's or pyarrow's files change. Linux only.
 
 \b
 Examples (from the root of the repository, on its sample data):

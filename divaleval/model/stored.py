@@ -327,14 +327,16 @@ def _code_key() -> str:
         version = getattr(sys.modules.get(os.path.basename(package)), "__version__", "")  # (the package is imported)
         parts = [f"format {FORMAT}", version, sys.version, numpy.__version__, f"kernels {native.in_use()}"]
         parts += [f"{path} {size} {modified}" for path, size, modified in source_files()]
-        parts += [f"pyarrow {name} {size} {modified}" for name, size, modified in _arrow_build()]
+        parts += [f"pyarrow {name} {size} {modified}" for name, size, modified in arrow_build_files()]
         _code = _small_sha256("\n".join(sorted(parts)).encode())[:16]
     return _code
 
 
-def _arrow_build() -> list[tuple[str, int, int]]:
+def arrow_build_files() -> list[tuple[str, int, int]]:
     """pyarrow's compiled files (its extension modules, and the Arrow libraries its wheels carry beside them), each
-    with its size and modification time: which build of Arrow would read the qrels, without importing it (40-50 ms)."""
+    with its size and modification time: which build of Arrow would read the qrels, without importing it (40-50 ms).
+    A server (divaleval/server.py) stops when they change, as when divaleval's own do: the Arrow it has loaded
+    would no longer be the one the code key names."""
     import importlib.util
 
     spec = importlib.util.find_spec("pyarrow")
