@@ -238,16 +238,16 @@ def _order(run: RunTable, topic: np.ndarray, order: str, advice: bool = True) ->
 def _docno_ranks(run: RunTable, lines: np.ndarray) -> np.ndarray:
     """Dense ranks of these lines' docnos in byte order: by numpy (a run the compiled reader read never needs
     pyarrow here), or by Arrow's rank where the docnos are too long to lay out."""
-    texts = run.docno_texts
-    if isinstance(texts, PackedTexts):
-        ranks = dense_text_ranks(texts, lines)
-    else:
-        texts = PackedTexts.of_arrow(arrow_take(texts, arrow_of(lines)))
-        ranks = None if texts is None else dense_text_ranks(texts, np.arange(len(lines)))
+    texts, rows, taken = run.docno_texts, lines, None
+    if not isinstance(texts, PackedTexts):
+        taken = arrow_take(texts, arrow_of(lines))
+        texts, rows = PackedTexts.of_arrow(taken), np.arange(len(lines))
+    ranks = None if texts is None else dense_text_ranks(texts, rows)
     if ranks is not None:
         return ranks
-    return numpy_of(arrow_call("rank", arrow_take(run.docno, arrow_of(lines)),
-                               options=arrow_options("RankOptions", sort_keys="ascending", tiebreaker="dense")))
+    taken = arrow_take(run.docno, arrow_of(lines)) if taken is None else taken
+    return numpy_of(arrow_call("rank", taken, options=arrow_options("RankOptions", sort_keys="ascending",
+                                                                    tiebreaker="dense")))
 
 
 def _check_duplicates(run: RunTable, topic: np.ndarray, ranked: np.ndarray, repeat_topics: np.ndarray,
