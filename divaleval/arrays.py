@@ -91,9 +91,37 @@ class PackedTexts:
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
+    def text(self, i: int) -> bytes:
+        """Text ``i``."""
+        return self.data[self.offsets[i]:self.offsets[i + 1]].tobytes()
+
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def take(self, rows: np.ndarray) -> "PackedTexts | None":
+        """The texts at ``rows``, in that order, packed anew; None where they would pass the 2 GiB that int32
+        offsets reach (the caller asks Arrow)."""
+        rows = np.asarray(rows, dtype=np.intp)
+        starts = self.offsets[rows].astype(np.int64)
+        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(self.offsets[rows + 1] - starts, out=offsets[1:])
+        if offsets[-1] > np.iinfo(np.int32).max:
+            return None
+        data = np.empty(int(offsets[-1]), dtype=np.uint8)
+        for first in range(0, len(rows), TAKE_BLOCK_ROWS):  # the bytes' positions made a block at a time
+            last = min(first + TAKE_BLOCK_ROWS, len(rows))
+            lengths = offsets[first + 1: last + 1] - offsets[first: last]
+            shift = np.repeat(starts[first:last] - offsets[first:last], lengths)
+            shift += np.arange(offsets[first], offsets[last])
+            data[offsets[first]: offsets[last]] = self.data[shift]
+        return PackedTexts(offsets.astype(np.int32), data)
+
     def arrow(self) -> pa.Array:
         return pa.Array.from_buffers(pa.binary(), len(self), [None, pa.py_buffer(self.offsets),
                                                               pa.py_buffer(self.data)])
+
+
+TAKE_BLOCK_ROWS = 1 << 16  # PackedTexts.take's texts a block (its scratch: 8 bytes a byte of theirs)
 
 
 def unpacked(owner: object, name: str, attribute: str) -> pa.Array:
@@ -125,13 +153,16 @@ def dense_text_ranks(texts: PackedTexts, rows: np.ndarray) -> np.ndarray | None:
         return np.zeros(0, dtype=np.int64)
     starts = texts.offsets[rows].astype(np.intp)
     lengths = texts.offsets[rows + 1].astype(np.intp) - starts
-    width = max(1, -(-int(lengths.max()) // 8))
+    longest = int(lengths.max())
+    width = max(1, -(-longest // 8))
     if n * width * 8 > TEXT_RANK_BYTES:
         return None
     laid = np.zeros((n, width * 8), dtype=np.uint8)
-    first = np.cumsum(lengths) - lengths  # where each text starts among the texts laid end to end
-    at = np.arange(int(lengths.sum())) - np.repeat(first, lengths)  # each byte's place in its text
-    laid[np.repeat(np.arange(n), lengths), at] = texts.data[np.repeat(starts, lengths) + at]
+    last = max(len(texts.data) - 1, 0)
+    for b in range(longest):  # byte b of every text at once (scratch: a few numbers a text)
+        byte = texts.data[np.minimum(starts + b, last)]
+        byte[lengths <= b] = 0
+        laid[:, b] = byte
     words = laid.view(">u8")
     order = np.lexsort([lengths, *(words[:, j] for j in reversed(range(width)))])
     ordered_words, ordered_lengths = words[order], lengths[order]
@@ -158,7 +189,18 @@ def texts_of(values: pa.Array) -> list[str]:
     return [raw[a:b].decode("utf-8", "surrogateescape") for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
 
 
-def text_words(texts: pa.Array, words: np.ndarray) -> None:
+def text_buffers(texts: pa.Array | PackedTexts) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, data) of a binary or string array, or of packed texts: text i is ``data[offsets[i]:offsets[i + 1]]``."""
+    if isinstance(texts, PackedTexts):
+        return texts.offsets, texts.data
+    offsets = text_offsets(texts)
+    end = int(offsets[-1])
+    data = texts.buffers()[2]
+    return offsets, (np.frombuffer(data, dtype=np.uint8, count=end) if data is not None and end
+                     else np.zeros(0, np.uint8))
+
+
+def text_words(texts: pa.Array | PackedTexts, words: np.ndarray) -> None:
     """The texts of a binary or string array as 64-bit words, read in place into ``words`` (k, n).
 
     Word j of a text of ``n`` bytes is its 8 bytes from offset ``min(8 j, n - 8)``
@@ -166,12 +208,9 @@ def text_words(texts: pa.Array, words: np.ndarray) -> None:
     or, for a text shorter than 8 bytes, its bytes zero-padded. Two texts of one
     length are equal exactly when their words are.
     """
-    offsets = text_offsets(texts)
+    offsets, data = text_buffers(texts)
     length = np.diff(offsets)
-    end = int(offsets[-1])  # the texts' bytes are data[offsets[0]:end]
-    data = texts.buffers()[2]
-    data = np.frombuffer(data, dtype=np.uint8, count=end) if data is not None and end else np.zeros(0, np.uint8)
-    if end < 8:  # too few bytes for one word: a padded copy
+    if len(data) < 8:  # too few bytes for one word: a padded copy
         data = np.concatenate([data, np.zeros(8, np.uint8)])
     at_byte = np.ndarray((len(data) - 7,), dtype=WORD, buffer=data, strides=(1,))  # a word at every byte
     start = offsets[:-1].astype(np.intp)
@@ -233,8 +272,17 @@ def factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def all_distinct(keys: np.ndarray) -> bool:
-    """Whether no key occurs twice (one hash pass, no sort)."""
+    """Whether no key occurs twice (one hash pass, or for few keys a sort: see :data:`SORTED_KEYS`)."""
+    if len(keys) <= SORTED_KEYS:
+        ordered = np.sort(keys)
+        return not (ordered[1:] == ordered[:-1]).any()
     return len(arrow_call("unique", arrow_of(keys))) == len(keys)
+
+
+# Below this many keys, dense_rank and all_distinct sort with numpy: a few milliseconds, where importing pyarrow
+# for its hashing costs some 50 (a call reading small qrels otherwise never imports it). Above, hashing first
+# is faster (keys repeat: a judged document has a line per intent). Both give the same answer.
+SORTED_KEYS = 1 << 18
 
 
 def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -243,6 +291,15 @@ def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Hashing first and sorting only the distinct keys is much faster than
     sorting every key when keys repeat (every judged document has many lines).
     """
+    keys = np.asarray(keys)
+    if len(keys) <= SORTED_KEYS:
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        new = np.ones(len(keys), dtype=bool)
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+        index = np.empty(len(keys), dtype=np.int64)
+        index[order] = np.cumsum(new) - 1
+        return ordered[new], index
     codes, uniques = factorize(keys)
     order = np.argsort(uniques)
     rank = np.empty(len(uniques), dtype=np.int64)

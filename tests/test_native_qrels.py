@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from divaleval import native
+from divaleval.arrays import PackedTexts
 from divaleval.errors import InputError
 from divaleval.io.qrels import read_qrels
 
@@ -67,8 +68,12 @@ def assert_same_reading(path: Path) -> None:
         assert ours.codes.tolist() == theirs.codes.tolist(), (name, data)
         assert ours.labels.tolist() == theirs.labels.tolist(), (name, data)  # first-seen order, same text
     assert a.docno.codes.astype(np.int64).tolist() == b.docno.codes.astype(np.int64).tolist(), data
-    assert a.docno.labels.to_pylist() == b.docno.labels.to_pylist(), data
-    assert a.docno.labels.type == b.docno.labels.type, data
+    # The compiled reader keeps its docnos packed (no Arrow array made); the other reads them into Arrow.
+    assert isinstance(a.docno.labels, PackedTexts) == (split(data) is not None), data
+    docnos = a.docno.labels.arrow() if isinstance(a.docno.labels, PackedTexts) else a.docno.labels
+    assert docnos.to_pylist() == b.docno.labels.to_pylist(), data
+    assert docnos.type == b.docno.labels.type, data
+    assert a.docno.values().tolist() == b.docno.values().tolist(), data
     assert a.level.dtype == b.level.dtype == np.int16 and a.level.tolist() == b.level.tolist(), data
     assert np.asarray(a.line).tolist() == np.asarray(b.line).tolist(), data
 
@@ -121,7 +126,8 @@ def test_the_judgments_read_are_the_files():
     table = outcome_of(b"b 2 x L3\na 1 y -1\nb 1 x +2\n")
     assert table.topic.labels.tolist() == ["b", "a"] and table.topic.codes.tolist() == [0, 1, 0]
     assert table.intent.labels.tolist() == ["2", "1"] and table.intent.codes.tolist() == [0, 1, 1]
-    assert table.docno.labels.to_pylist() == [b"x", b"y"] and table.docno.codes.tolist() == [0, 1, 0]
+    assert [table.docno.labels.text(i) for i in range(2)] == [b"x", b"y"]
+    assert table.docno.codes.tolist() == [0, 1, 0]
     assert table.level.tolist() == [3, -1, 2]
 
 
@@ -266,3 +272,50 @@ def test_a_mapped_file_read_in_halves_reads_as_its_bytes(tmp_path):
     assert len(data) > 2 * (4 << 20) and halves is not None
     assert [bytes(part) if isinstance(part, bytearray) else part for part in halves] == \
         [bytes(part) if isinstance(part, bytearray) else part for part in split(data)]
+
+
+def model_of(path: Path, on: bool, sorted_docnos_below: int | None = None):
+    """The qrels built from the file read with the kernels on or off (``sorted_docnos_below``: the number of
+    docnos below which packed ones are sorted by numpy, else Arrow), and its table of judged pairs."""
+    from divaleval.model import judged
+    from divaleval.model.qrels import build_qrels
+
+    with kernels_on(on), pytest.MonkeyPatch.context() as patch:
+        if sorted_docnos_below is not None:
+            patch.setattr(judged, "SORTED_DOCNOS", sorted_docnos_below)
+        qrels = build_qrels(read_qrels(str(path)), duplicates="last")
+        return qrels, qrels.judged_table
+
+
+def assert_same_model(path: Path) -> None:
+    """The compiled reader's packed docnos, sorted by numpy or by Arrow, build the qrels and the table of judged
+    pairs that Arrow's docnos build, to the bit; and only numpy's sort keeps them packed."""
+    theirs, their_table = model_of(path, False)
+    assert "_packed_docnos" not in theirs.__dict__
+    for below, packed in ((1 << 30, True), (0, False)):
+        ours, our_table = model_of(path, True, below)
+        assert ("_packed_docnos" in ours.__dict__) == packed
+        assert ours.docnos.to_pylist() == theirs.docnos.to_pylist() and ours.docnos.type == theirs.docnos.type
+        for name in ("row_start", "row_key", "levels", "rel_count", "weights"):
+            assert np.array_equal(getattr(ours, name), getattr(theirs, name)), name
+        assert ours.topic_ids == theirs.topic_ids and ours.intent_ids == theirs.intent_ids
+        for name in ("length", "group", "hash"):
+            assert np.array_equal(getattr(our_table.keys, name), getattr(their_table.keys, name)), name
+        assert np.array_equal(our_table.slots, their_table.slots)
+        assert np.array_equal(our_table.native_arrays[2], their_table.native_arrays[2])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_plain_qrels_build_alike(tmp_path, seed):
+    rng = random.Random(seed)
+    lines = [" ".join([rng.choice(["1", "2", "10"]), str(rng.randint(1, 4)),
+                       "".join(rng.choice("ab\xff0") for _ in range(rng.randint(1, 19))), rng.choice(["0", "1", "2"])])
+             for _ in range(rng.randint(1, 300))]
+    path = tmp_path / "qrels.txt"
+    path.write_bytes("\n".join(lines).encode("latin-1") + b"\n")
+    assert_same_model(path)
+
+
+@pytest.mark.parametrize("path", real_qrels(), ids=lambda path: "/".join(path.parts[-3:]))
+def test_real_qrels_build_alike(path):
+    assert_same_model(path)

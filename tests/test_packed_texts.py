@@ -74,3 +74,43 @@ def test_ranks_of_a_run_either_way(packed_docnos):
                      np.zeros(4), np.arange(1, 5))
     assert _docno_ranks(table, np.array([0, 1, 2, 3])).tolist() == [3, 1, 2, 1]
     assert table.docno.to_pylist() == texts
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(TEXT, max_size=40), st.data(), st.integers(1, 5))
+def test_take_is_indexing(texts, data, block):
+    rows = data.draw(st.lists(st.integers(0, max(len(texts) - 1, 0)), max_size=50) if texts else st.just([]))
+    before = arrays.TAKE_BLOCK_ROWS
+    arrays.TAKE_BLOCK_ROWS = block  # blocks of a few texts: the block seams are crossed
+    try:
+        taken = packed(texts).take(np.array(rows, dtype=np.int64))
+    finally:
+        arrays.TAKE_BLOCK_ROWS = before
+    assert [taken.text(i) for i in range(len(taken))] == [texts[r] for r in rows]
+    assert taken.offsets.dtype == np.int32 and taken.offsets[0] == 0
+
+
+def test_take_past_int32_offsets_is_declined():
+    """Texts whose bytes would pass int32 offsets are not packed (the caller asks Arrow): decided on the lengths
+    alone, before any byte is copied."""
+    huge = PackedTexts(np.array([0, 2 ** 30 + 1], dtype=np.int32), np.zeros(0, dtype=np.uint8))
+    assert huge.take(np.array([0, 0])) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(-5, 5) | st.integers(-2 ** 62, 2 ** 62), max_size=80))
+def test_dense_rank_and_all_distinct_by_sort_and_by_hash(keys):
+    """numpy's sort (few keys) and Arrow's hash (many) against np.unique and a set."""
+    keys = np.array(keys, dtype=np.int64)
+    uniques, inverse = np.unique(keys, return_inverse=True)
+    for sorted_keys in (arrays.SORTED_KEYS, -1):
+        before = arrays.SORTED_KEYS
+        arrays.SORTED_KEYS = sorted_keys
+        try:
+            got_uniques, got_index = arrays.dense_rank(keys)
+            distinct = arrays.all_distinct(keys)
+        finally:
+            arrays.SORTED_KEYS = before
+        assert got_uniques.tolist() == uniques.tolist() and got_index.tolist() == inverse.ravel().tolist()
+        assert got_index.dtype == np.int64
+        assert distinct == (len(set(keys.tolist())) == len(keys))

@@ -67,11 +67,13 @@ def test_one_run_imports_neither_workers_nor_what_cached_qrels_spare(tmp_path):
 
 
 @pytest.mark.parametrize("ties", [False, True])
-def test_one_run_from_cached_qrels_imports_no_pyarrow(tmp_path, ties):
-    """With the compiled kernels, a run's docnos are matched as the reader packed them, tied scores are broken by
-    docno by numpy, and cached qrels keep their docnos packed (divaleval/arrays.py's PackedTexts): such a call
-    needs no Arrow array, so pyarrow (40-50 ms) is not imported, and it prints what a call that reads the qrels
-    prints. With ties: d2 and d3 tie, and the docno later in byte order ranks first (ndeval's rule)."""
+def test_one_run_imports_no_pyarrow_with_or_without_cached_qrels(tmp_path, ties):
+    """With the compiled kernels, the qrels' and the run's docnos are kept as the readers packed them: small
+    qrels' docnos are sorted, their keys ranked and the judged pairs tabled by numpy, a run's docnos are matched
+    as they are, tied scores are broken by docno by numpy, and cached qrels keep their docnos packed
+    (divaleval/arrays.py's PackedTexts). Such a call needs no Arrow array, so pyarrow (40-50 ms) is not imported,
+    whether it reads the qrels (the cache off, or filled by this call) or the cache; and each prints the same.
+    With ties: d2 and d3 tie, and the docno later in byte order ranks first (ndeval's rule)."""
     import os
 
     from divaleval import native
@@ -85,9 +87,11 @@ def test_one_run_from_cached_qrels_imports_no_pyarrow(tmp_path, ties):
         qrels.write_text("1 1 d2 1\n1 1 d3 0\n")
         run.write_text("1 Q0 d2 1 5.0 r\n1 Q0 d3 2 5.0 r\n1 Q0 d1 3 4.0 r\n")
         args = ("-m", "P-IA@1", str(qrels), str(run))
-    cold, printed = imported_by(*args, watched=("pyarrow",), env=env)
+    uncached, printed = imported_by(*args, watched=("pyarrow",), env={**env, "DIVALEVAL_CACHE": "0"})
+    cold, first = imported_by(*args, watched=("pyarrow",), env=env)
     warm, again = imported_by(*args, watched=("pyarrow",), env=env)
-    assert cold == ["pyarrow"] and warm == [] and again == printed
+    assert uncached == cold == warm == [] and first == again == printed
+    assert list((tmp_path / "cache").rglob("*")), "the first call with a cache fills it"
     assert printed.splitlines()[1:] == ["r,1,0.000000", "r,amean,0.000000"] if ties else \
         printed.startswith("runid,topic,")
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
-
+from ..arrays import PackedTexts
 from ..errors import InputError
 from ..native import split_qrels
 from .source import InputFile, read_input
@@ -79,8 +78,8 @@ def _read_plain_qrels(source: InputFile) -> QrelsTable | None:
     split = split_qrels(source.mapped)
     if split is None:
         return None
-    docnos = pa.Array.from_buffers(pa.binary(), len(split.docno_offsets) // 4 - 1,  # (first-seen order)
-                                   [None, pa.py_buffer(split.docno_offsets), pa.py_buffer(split.docno_bytes)])
+    docnos = PackedTexts.of_buffers(split.docno_offsets, split.docno_bytes,  # (first-seen order)
+                                    len(split.docno_offsets) // 4 - 1)
     labels = [np.array([decode(label) for label in texts], dtype=object)
               for texts in (split.topic_labels, split.intent_labels)]
     return QrelsTable(source.name, Factor(split.topic_codes, labels[0]), Factor(split.intent_codes, labels[1]),

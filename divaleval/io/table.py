@@ -28,7 +28,7 @@ import numpy as np
 from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # pyarrow.compute is imported where it is called, on the rare paths (see the note on imports in divaleval/arrays.py).
 
-from ..arrays import arrow_cast, arrow_of, dictionary_encoded, numpy_of, text_offsets, texts_of
+from ..arrays import PackedTexts, arrow_cast, arrow_of, dictionary_encoded, numpy_of, text_offsets, texts_of
 from ..errors import InputError
 from ..memory import release_unused_memory
 from ..threads import Threads
@@ -60,13 +60,15 @@ class Factor:
     """Ids as integer codes into distinct labels (first-seen order)."""
 
     codes: np.ndarray   # int32
-    labels: np.ndarray  # object array of str (or, for document ids, an Arrow binary array)
+    labels: np.ndarray  # object array of str (document ids: an Arrow binary array, or PackedTexts where the
+                        # compiled reader read them)
 
     def values(self) -> np.ndarray:
-        if isinstance(self.labels, pa.Array):
-            return np.array([value.decode("utf-8", "surrogateescape") for value in
-                             self.labels.take(pa.array(self.codes)).to_pylist()], dtype=object)
-        return self.labels[self.codes]
+        if isinstance(self.labels, np.ndarray):
+            return self.labels[self.codes]
+        labels = self.labels.arrow() if isinstance(self.labels, PackedTexts) else self.labels
+        return np.array([value.decode("utf-8", "surrogateescape") for value in
+                         labels.take(pa.array(self.codes)).to_pylist()], dtype=object)
 
     def __len__(self) -> int:
         return len(self.codes)

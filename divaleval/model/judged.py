@@ -25,7 +25,7 @@ import numpy as np
 from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
-from ..arrays import PackedTexts, arrow_call, arrow_of, arrow_take, numpy_of, unpacked
+from ..arrays import PackedTexts, arrow_call, arrow_of, arrow_take, dense_text_ranks, numpy_of, unpacked
 from ..io.table import binary_array
 from .text_keys import KeyTable, TextKeys
 
@@ -40,6 +40,11 @@ class JudgedDocuments:
     row_key: np.ndarray          # (rows,) topic * n_docnos + docno code, ascending
     docnos: pa.Array             # distinct judged docnos (binary), in byte order; position = docno code
     cache: dict = field(default_factory=dict, init=False, repr=False)  # quantities measures derive
+
+    def __post_init__(self) -> None:
+        if isinstance(self.docnos, PackedTexts):  # as the compiled reader read them: an Arrow array when asked for
+            self._packed_docnos = self.docnos
+            del self.docnos
 
     @property
     def n_topics(self) -> int:
@@ -89,12 +94,34 @@ class JudgedDocuments:
     def judged_table(self) -> KeyTable:
         """The judged (topic index, docno) pairs, a table's key i being row i: what every run is matched
         against, hashed once for all runs."""
-        docnos = arrow_take(self.docnos, arrow_of(self.row_key % max(len(self.docnos), 1)))
-        return KeyTable(TextKeys.of(docnos, self.row_topic))
+        docnos = self.docno_texts
+        return KeyTable(TextKeys.of(docnos, self.row_topic, rows=self.row_key % max(len(docnos), 1)))
+
+    @property
+    def docno_texts(self) -> pa.Array | PackedTexts:
+        """:attr:`docnos` as packed texts where the compiled reader read them (no Arrow array made), else as an
+        Arrow array."""
+        packed = self.__dict__.get("_packed_docnos")
+        return self.docnos if packed is None else packed
 
 
-def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array]:
-    """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary."""
+# Below this many docnos (and TEXT_RANK_BYTES laid out), sorted_docnos sorts packed texts with numpy: a few
+# milliseconds for the TREC Web qrels' 10-30 thousand, where importing pyarrow costs some 50. Above, Arrow's sort.
+SORTED_DOCNOS = 1 << 16
+
+
+def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array | PackedTexts]:
+    """Re-code docnos so that code order is byte order (``strcmp``'s); the sorted docnos as binary (packed
+    texts where ``labels`` are, and few)."""
+    if isinstance(labels, PackedTexts):
+        ranks = dense_text_ranks(labels, np.arange(len(labels))) if len(labels) <= SORTED_DOCNOS else None
+        order = None if ranks is None else np.argsort(ranks)  # (distinct texts: distinct ranks)
+        taken = None if order is None else labels.take(order)
+        if taken is not None:
+            remap = np.empty(len(labels), dtype=np.int64)
+            remap[order] = np.arange(len(labels))
+            return remap[codes], taken
+        labels = labels.arrow()
     docnos = labels if isinstance(labels, pa.Array) else binary_array(labels)
     order = numpy_of(arrow_call("array_sort_indices", docnos))
     remap = np.empty(len(docnos), dtype=np.int64)

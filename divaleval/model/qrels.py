@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..arrays import all_distinct, dense_rank, first_tie
+from ..arrays import PackedTexts, all_distinct, dense_rank, first_tie
 from ..errors import InputError, WarningSink, as_written, describe_ids, emit_warning
 from ..ids import natural_key, sort_labels
 from ..io.frames import qrels_table
@@ -142,7 +142,7 @@ class Qrels(JudgedDocuments):
         if missing:
             warn(f"{iprob.name}: no probabilities for topics {describe_ids(missing)}; "
                  f"their intents get weight 0")
-        return dataclasses.replace(self, weights=weights, iprob=iprob,
+        return dataclasses.replace(self, docnos=self.docno_texts, weights=weights, iprob=iprob,
                                    navigational=navigational if navigational.any() else None)
 
     # -- a relevance threshold (--rel-min) ------------------------------------------
@@ -179,8 +179,8 @@ class Qrels(JudgedDocuments):
             if self.iprob is None:
                 weights = np.where(rel_count > 0, 1.0 / np.maximum((rel_count > 0).sum(axis=1), 1)[:, None], 0.0)
             intent_ids = [[ids[c] for c in np.flatnonzero(kept[t, :len(ids)])] for t, ids in enumerate(self.intent_ids)]
-            self.cache[key] = dataclasses.replace(self, levels=compact, rel_count=rel_count, weights=weights,
-                                                  navigational=navigational, intent_ids=intent_ids)
+            self.cache[key] = dataclasses.replace(self, docnos=self.docno_texts, levels=compact, rel_count=rel_count,
+                                                  weights=weights, navigational=navigational, intent_ids=intent_ids)
         return self.cache[key]
 
 
@@ -224,7 +224,8 @@ def build_qrels(table: QrelsTable, *, duplicates: str = "error") -> Qrels:
         if duplicates == "error":
             pair = first_tie(order, repeated)
             line = pair[1]
-            docno = as_written(docnos[int(row_key[row_of_line[line]] % n_docs)].as_py())
+            at = int(row_key[row_of_line[line]] % n_docs)
+            docno = as_written(docnos.text(at) if isinstance(docnos, PackedTexts) else docnos[at].as_py())
             raise InputError.repeat(table.name, table.line, pair,
                                     f"judgment of document {docno} for intent {intent_names[intent[line]]} "
                                     f"of topic {topic_ids[topic_of[table.topic.codes[line]]]}")

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 
-from ..arrays import WORD, PackedTexts, arrow_of, text_offsets, text_words
+from ..arrays import WORD, PackedTexts, arrow_of, text_buffers, text_offsets, text_words
 from ..native import KeyArrays, match_keys
 
 _MIX_1, _MIX_2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
@@ -58,11 +58,15 @@ class TextKeys:
     hash: np.ndarray
 
     @classmethod
-    def of(cls, texts: pa.Array | pa.ChunkedArray, group: np.ndarray) -> "TextKeys":
-        """The keys of ``(group[i], texts[i])``: texts any binary or string array, groups integers below
-        2**31 (topic indices)."""
-        chunks = [chunk for chunk in (texts.chunks if isinstance(texts, pa.ChunkedArray) else [texts]) if len(chunk)]
-        length = np.concatenate([np.diff(text_offsets(chunk)) for chunk in chunks]) if chunks \
+    def of(cls, texts: pa.Array | pa.ChunkedArray | PackedTexts, group: np.ndarray,
+           rows: np.ndarray | None = None) -> "TextKeys":
+        """The keys of ``(group[i], texts[i])``, or with ``rows`` of ``(group[i], texts[rows[i]])`` (each text
+        read once, however many keys share it): texts any binary or string array or packed texts, groups
+        integers below 2**31 (topic indices)."""
+        chunks = [texts] if isinstance(texts, PackedTexts) else \
+            (texts.chunks if isinstance(texts, pa.ChunkedArray) else [texts])
+        chunks = [chunk for chunk in chunks if len(chunk)]
+        length = np.concatenate([np.diff(text_buffers(chunk)[0]) for chunk in chunks]) if chunks \
             else np.zeros(0, np.int32)
         group = np.asarray(group).astype(np.int32, copy=False)
         words = np.empty((int(-(-length.max(initial=0) // 8)), len(length)), dtype=WORD)
@@ -70,6 +74,8 @@ class TextKeys:
         for chunk in chunks:  # read in place, chunk by chunk
             text_words(chunk, words[:, row: row + len(chunk)])
             row += len(chunk)
+        if rows is not None:  # (a text's words are its own whoever else is read: see text_words)
+            words, length = words[:, rows], length[rows]
         return cls(words, length, group, cls._hash(words, length, group))
 
     @staticmethod
