@@ -27,6 +27,45 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and np.array_equal(a.view(np.int64), b.view(np.int64))
 
 
+class _ProbeNumbers:
+    """The probes' irregular inputs, the same in every process: SplitMix64 over a counter. (numpy.random would do,
+    but its import, about 25 ms, costs a call more than the probes themselves.)"""
+
+    def __init__(self) -> None:
+        self._drawn = 0
+
+    def _words(self, count: int) -> np.ndarray:
+        words = np.arange(self._drawn + 1, self._drawn + count + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        self._drawn += count
+        words ^= words >> np.uint64(30)
+        words *= np.uint64(0xBF58476D1CE4E5B9)
+        words ^= words >> np.uint64(27)
+        words *= np.uint64(0x94D049BB133111EB)
+        words ^= words >> np.uint64(31)
+        return words
+
+    def random(self, shape: int | tuple) -> np.ndarray:
+        """Uniform in [0, 1)."""
+        count = int(np.prod(shape))
+        return ((self._words(count) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53).reshape(shape)
+
+    def integers(self, low: int, high: int, shape: int | tuple) -> np.ndarray:
+        """Integers in [low, high)."""
+        count = int(np.prod(shape))
+        return (low + (self._words(count) % np.uint64(high - low)).astype(np.int64)).reshape(shape)
+
+    def choice(self, values: list, shape: int | tuple) -> np.ndarray:
+        return np.asarray(values)[self.integers(0, len(values), shape)]
+
+    def permutation(self, values: np.ndarray) -> np.ndarray:
+        return values[np.argsort(self._words(len(values)))]
+
+    def spread(self, shape: tuple) -> np.ndarray:
+        """Values of both signs and magnitudes from 1e-8 to 1e8, so that the order of a sum's additions shows in
+        its bits."""
+        return (2.0 * self.random(shape) - 1.0) * 10.0 ** self.integers(-8, 8, shape)
+
+
 # -- masked row sums ----------------------------------------------------------------------------------
 
 def masked_row_sums(values: np.ndarray, mask: np.ndarray, columns: int) -> np.ndarray:
@@ -55,9 +94,9 @@ PROBED_WIDTHS = (*range(0, 20), 63, 64, 65, 127, 128, 129, 200, 257, 1000)
 
 @probed("masked_row_sums")
 def _sums_agree(compiled) -> bool:
-    rng = np.random.default_rng(0)
+    rng = _ProbeNumbers()
     for width in PROBED_WIDTHS:
-        values = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        values = rng.spread((3, width))
         mask = rng.random((3, width)) < 0.7
         for columns in {0, width // 2, width}:
             sums = np.empty(3)
@@ -96,7 +135,7 @@ def _numpy_cut_row_sums(values: np.ndarray, within: np.ndarray, position: np.nda
     return sums
 
 
-def _cut_probe_rows(rng: np.random.Generator, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _cut_probe_rows(rng: _ProbeNumbers, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(within, position, bounds, columns) of three rows: a bound inside the rows, one past them, none."""
     within = rng.random((3, width)) < 0.7
     position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
@@ -106,9 +145,9 @@ def _cut_probe_rows(rng: np.random.Generator, width: int) -> tuple[np.ndarray, n
 
 @probed("cut_row_sums")
 def _cut_sums_agree(compiled) -> bool:
-    rng = np.random.default_rng(0)
+    rng = _ProbeNumbers()
     for width in PROBED_WIDTHS:
-        values = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        values = rng.spread((3, width))
         within, position, bounds, columns = _cut_probe_rows(rng, width)
         sums = np.empty((3, 3))
         compiled(values, within, position, 3, width, bounds, columns, sums)
@@ -148,7 +187,7 @@ def _numpy_blended_ratio(gains: np.ndarray, position: np.ndarray, ideal: np.ndar
 @probed("blended_ratio")
 def _ratio_agrees(compiled) -> bool:
     # (A build that fused multiplies and adds would round once where numpy rounds twice.)
-    rng = np.random.default_rng(0)
+    rng = _ProbeNumbers()
     gains = np.where(rng.random((40, 30)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (40, 30)), 0.0)
     position = np.cumsum(rng.integers(1, 4, (40, 30)), axis=1)
     ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0, 0.3], (40, 25)), axis=1)
@@ -190,14 +229,14 @@ def _numpy_p_plus_parts(gains: np.ndarray, within: np.ndarray, ratio: np.ndarray
 
 @probed("p_plus_parts")
 def _parts_agree(compiled) -> bool:
-    rng = np.random.default_rng(0)
+    rng = _ProbeNumbers()
     for width in PROBED_WIDTHS[1:]:  # (no list is empty: numpy has no largest gain of none)
         # The largest gain anywhere, last (a sum over the whole row), or repeated among a few levels.
         rising = rng.random((3, width)) + np.arange(width) * np.array([[0.0], [1.0], [0.0]])
         levels = rng.choice([1.0, 3.0, 7.0, 0.3], (3, width))
         gains = np.where(rng.random((3, width)) < 0.7, np.where([[True], [True], [False]], rising, levels), 0.0)
         within = (gains > 0) & (rng.random((3, width)) < 0.9)
-        ratio = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        ratio = rng.spread((3, width))
         for columns in {1, max(width // 2, 1), width}:
             parts = np.empty(3), np.empty(3, dtype=np.int64), np.empty(3, dtype=bool)
             compiled(gains, within, ratio, width, columns, *parts)
@@ -236,10 +275,10 @@ def _numpy_cut_p_plus_parts(gains: np.ndarray, within: np.ndarray, position: np.
 
 @probed("cut_p_plus_parts")
 def _cut_parts_agree(compiled) -> bool:
-    rng = np.random.default_rng(0)
+    rng = _ProbeNumbers()
     for width in PROBED_WIDTHS[1:]:  # (no list is empty: numpy has no largest gain of none)
         gains = np.where(rng.random((3, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (3, width)), 0.0)
-        ratio = rng.standard_normal((3, width)) * 10.0 ** rng.integers(-8, 8, (3, width))
+        ratio = rng.spread((3, width))
         within, position, bounds, columns = _cut_probe_rows(rng, width)
         parts = np.empty((3, 3)), np.empty((3, 3), dtype=np.int64), np.empty((3, 3), dtype=bool)
         compiled(gains, within, position, ratio, 3, width, bounds, columns, *parts)
@@ -273,7 +312,7 @@ def _numpy_err_probability(gains: np.ndarray, top_gain: np.ndarray) -> np.ndarra
 
 @probed("err_probability")
 def _probability_agrees(compiled) -> bool:
-    rng = np.random.default_rng(0)
+    rng = _ProbeNumbers()
     for width in PROBED_WIDTHS:
         gains = np.where(rng.random((4, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3, 1e-9], (4, width)), 0.0)
         top_gain = np.array([0.0, 1.0, 7.0, 2.0 ** 0.5])
@@ -349,27 +388,32 @@ def _numpy_gain_list_sums(gains: np.ndarray, position: np.ndarray, ideal: np.nda
 
 @probed("gain_list_sums")
 def _list_sums_agree(compiled) -> bool:
-    rng = np.random.default_rng(0)
-    for width in PROBED_WIDTHS[1:]:
-        gains = np.where(rng.random((4, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3, 1e-9], (4, width)), 0.0)
-        _, position, bounds, columns = _cut_probe_rows(rng, width)
-        position = np.vstack([position, rng.permutation(position[0])])  # (ranks that do not ascend: in any order)
-        ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0], (4, 25)), axis=1)
-        top_gain = np.array([0.0, 1.0, 7.0, 2.0 ** 0.5])
-        tables = [rng.random(n) + 0.1 for n in (width + 2, width // 2 + 1, 3)]
-        shape = (3, 4)
-        sums, first = np.empty((len(TERM_KINDS),) + shape), np.empty(4, dtype=np.int64)
-        parts = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
-        deepest = int(position.max()) - 1
-        if not compiled(gains, position, ideal, top_gain, 4, width, 25, deepest, *tables, 0.7, bounds, columns, sums,
-                        first, *parts):
-            return False
-        expected = _numpy_gain_list_sums(gains, position, ideal, top_gain, deepest, *tables, 0.7, bounds, columns)
-        if not (_same_bits(sums, expected.sums) and np.array_equal(first, expected.first)
-                and _same_bits(parts[0], expected.p_plus[0]) and np.array_equal(parts[1], expected.p_plus[1])
-                and np.array_equal(parts[2], expected.p_plus[2])):
-            return False
-    return True
+    # One list of PROBED_WIDTHS' longest, cut at every length they give (each width, and half of it) in turn
+    # with a bound inside the list, past it and none: numpy sums each cutoff's terms as a row of that many
+    # columns (masked_row_sums' np.where makes one), so every length its pairwise sum treats apart is summed, in
+    # one call rather than one per width (30 ms of an -m all call: the twin is some forty numpy calls).
+    rng = _ProbeNumbers()
+    width = max(PROBED_WIDTHS)
+    lengths = sorted({count for w in PROBED_WIDTHS[1:] for count in (max(w // 2, 1), w)})
+    gains = np.where(rng.random((4, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3, 1e-9], (4, width)), 0.0)
+    position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
+    position = np.vstack([position, rng.permutation(position[0])])  # (ranks that do not ascend: in any order)
+    columns = np.array(lengths, dtype=np.int64)
+    bounds = np.array([(count // 3, 2 * count + 1, -1)[j % 3] for j, count in enumerate(lengths)], dtype=np.int64)
+    ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0], (4, 25)), axis=1)
+    top_gain = np.array([0.0, 1.0, 7.0, 2.0 ** 0.5])
+    tables = [rng.random(n) + 0.1 for n in (width + 2, width // 2 + 1, 3)]
+    shape = (len(lengths), 4)
+    sums, first = np.empty((len(TERM_KINDS),) + shape), np.empty(4, dtype=np.int64)
+    parts = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
+    deepest = int(position.max()) - 1
+    if not compiled(gains, position, ideal, top_gain, 4, width, 25, deepest, *tables, 0.7, bounds, columns, sums,
+                    first, *parts):
+        return False
+    expected = _numpy_gain_list_sums(gains, position, ideal, top_gain, deepest, *tables, 0.7, bounds, columns)
+    return (_same_bits(sums, expected.sums) and np.array_equal(first, expected.first)
+            and _same_bits(parts[0], expected.p_plus[0]) and np.array_equal(parts[1], expected.p_plus[1])
+            and np.array_equal(parts[2], expected.p_plus[2]))
 
 
 # -- GAP's terms --------------------------------------------------------------------------------------------
