@@ -95,9 +95,6 @@ class PackedTexts:
         """Text ``i``."""
         return self.data[self.offsets[i]:self.offsets[i + 1]].tobytes()
 
-    def lengths(self) -> np.ndarray:
-        return np.diff(self.offsets)
-
     def take(self, rows: np.ndarray) -> "PackedTexts | None":
         """The texts at ``rows``, in that order, packed anew; None where they would pass the 2 GiB that int32
         offsets reach (the caller asks Arrow)."""
@@ -271,18 +268,18 @@ def factorize(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return numpy_of(encoded.indices), numpy_of(encoded.dictionary)
 
 
+# Below this many keys, dense_rank and all_distinct sort with numpy: a few milliseconds, where importing pyarrow
+# for its hashing costs some 50 (a call reading small qrels otherwise never imports it). Above, hashing first
+# is faster (keys repeat: a judged document has a line per intent). Both give the same answer.
+SORTED_KEYS = 1 << 18
+
+
 def all_distinct(keys: np.ndarray) -> bool:
     """Whether no key occurs twice (one hash pass, or for few keys a sort: see :data:`SORTED_KEYS`)."""
     if len(keys) <= SORTED_KEYS:
         ordered = np.sort(keys)
         return not (ordered[1:] == ordered[:-1]).any()
     return len(arrow_call("unique", arrow_of(keys))) == len(keys)
-
-
-# Below this many keys, dense_rank and all_distinct sort with numpy: a few milliseconds, where importing pyarrow
-# for its hashing costs some 50 (a call reading small qrels otherwise never imports it). Above, hashing first
-# is faster (keys repeat: a judged document has a line per intent). Both give the same answer.
-SORTED_KEYS = 1 << 18
 
 
 def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
