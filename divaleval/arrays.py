@@ -134,12 +134,14 @@ def unpacked(owner: object, name: str, attribute: str) -> pa.Array:
 
 
 TEXT_RANK_BYTES = 64 * 1024 * 1024  # the most bytes dense_text_ranks lays its texts out in
+TEXT_RANK_LONGEST = 256  # the longest text it lays out (a pass over the texts a byte: docnos are far shorter)
 
 
 def dense_text_ranks(texts: PackedTexts, rows: np.ndarray) -> np.ndarray | None:
     """1-based dense ranks of ``texts[rows]`` in byte order (``memcmp``'s, a text before those it begins), as Arrow's
     ``rank`` (ascending, tiebreaker "dense") gives them on a binary array; None where more than
-    :data:`TEXT_RANK_BYTES` would be laid out (the caller asks Arrow).
+    :data:`TEXT_RANK_BYTES` would be laid out, or a text is longer than :data:`TEXT_RANK_LONGEST` (the caller
+    asks Arrow).
 
     Each text is laid out zero-padded to the longest and read as big-endian 64-bit words, sorted word by word; two
     texts whose padded words agree are one and the same but for trailing zero bytes, so the shorter comes first.
@@ -152,7 +154,7 @@ def dense_text_ranks(texts: PackedTexts, rows: np.ndarray) -> np.ndarray | None:
     lengths = texts.offsets[rows + 1].astype(np.intp) - starts
     longest = int(lengths.max())
     width = max(1, -(-longest // 8))
-    if n * width * 8 > TEXT_RANK_BYTES:
+    if n * width * 8 > TEXT_RANK_BYTES or longest > TEXT_RANK_LONGEST:
         return None
     laid = np.zeros((n, width * 8), dtype=np.uint8)
     last = max(len(texts.data) - 1, 0)
@@ -276,6 +278,7 @@ SORTED_KEYS = 1 << 18
 
 def all_distinct(keys: np.ndarray) -> bool:
     """Whether no key occurs twice (one hash pass, or for few keys a sort: see :data:`SORTED_KEYS`)."""
+    keys = np.asarray(keys, dtype=np.int64)
     if len(keys) <= SORTED_KEYS:
         ordered = np.sort(keys)
         return not (ordered[1:] == ordered[:-1]).any()
@@ -288,7 +291,7 @@ def dense_rank(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Hashing first and sorting only the distinct keys is much faster than
     sorting every key when keys repeat (every judged document has many lines).
     """
-    keys = np.asarray(keys)
+    keys = np.asarray(keys, dtype=np.int64)  # (as Arrow's hash takes them: the same keys either way)
     if len(keys) <= SORTED_KEYS:
         order = np.argsort(keys, kind="stable")
         ordered = keys[order]

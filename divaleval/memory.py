@@ -8,6 +8,7 @@ otherwise stay resident beside the few MB the evaluation keeps.
 from __future__ import annotations
 
 import ctypes
+import importlib
 import sys
 
 _libc = None
@@ -25,9 +26,11 @@ except (OSError, AttributeError, TypeError):
 
 def release_unused_memory() -> None:
     """Return the freed memory Arrow's pool and (with glibc) the C heap keep."""
-    arrow = sys.modules.get("pyarrow")  # (a call that never imported Arrow has nothing in its pool)
-    if arrow is not None:
-        arrow.default_memory_pool().release_unused()
+    if "pyarrow" in sys.modules:  # (a call that never imported Arrow has nothing in its pool)
+        # Imported again rather than taken from sys.modules: another thread may be importing it (a reader thread
+        # meeting the first text Arrow handles), and the import waits for that to end where sys.modules would
+        # hand over the module half made.
+        importlib.import_module("pyarrow").default_memory_pool().release_unused()
     if _trim is not None:
         _trim(0)
 

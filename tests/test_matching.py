@@ -98,6 +98,31 @@ def test_keys_equal_exactly_when_group_and_bytes_are_equal():
     assert len(np.unique(keys.hash)) == len(pairs)  # no collision among these (not needed, but expected)
 
 
+@pytest.mark.parametrize("kind", ["arrow", "sliced", "chunked", "packed"])
+def test_keys_of_rows_are_the_keys_of_the_texts_taken(kind):
+    """``TextKeys.of(texts, groups, rows=...)`` (each text read once: the judged pairs' table) gives the keys that
+    reading ``texts[rows]`` one by one gives: the same words, lengths and hashes, and the table finds each."""
+    from divaleval.arrays import PackedTexts
+
+    values = [b"abcdefghij", b"", b"a", b"\x00", b"abcdefgh", b"\xff" * 17, b"ab\x00", b"q"]  # short texts last
+    rng = random.Random(3)
+    rows = np.array([rng.randrange(len(values)) for _ in range(40)] + list(range(len(values))))
+    group = np.array([rng.randrange(3) for _ in rows])
+    given = {"arrow": texts(values), "sliced": texts([b"zzzzzzzzzzzz", *values]).slice(1),
+             "chunked": pa.chunked_array([texts(values[:3]), texts(values[3:])]),
+             "packed": PackedTexts.of_arrow(texts(values))}[kind]
+    ours = TextKeys.of(given, group, rows=rows)
+    theirs = TextKeys.of(texts([values[r] for r in rows]), group)
+    assert ours.length.tolist() == theirs.length.tolist() and ours.group.tolist() == theirs.group.tolist()
+    assert ours.hash.tolist() == theirs.hash.tolist()
+    assert ours.equal(np.arange(len(rows)), theirs, np.arange(len(rows))).all()
+    assert ours.words.flags.c_contiguous
+    distinct = sorted(set(zip(group.tolist(), rows.tolist())), key=lambda pair: (pair[0], pair[1]))
+    keep = [next(i for i, pair in enumerate(zip(group.tolist(), rows.tolist())) if pair == d) for d in distinct]
+    table = KeyTable(ours.take(np.array(keep)))
+    assert table.find(theirs.take(np.array(keep))).tolist() == list(range(len(keep)))
+
+
 def test_keys_do_not_depend_on_their_neighbours():
     """A text's key is the same whatever the longest text beside it, and across chunks and slices."""
     alone = TextKeys.of(texts(["abc"]), np.array([7]))

@@ -45,6 +45,41 @@ def test_masked_row_sums_probe_checks_every_length(length):
     assert not _probes["masked_row_sums"](off_at_length)
 
 
+@pytest.mark.parametrize("length", [n for n in MASKED_LENGTHS if n >= 8])
+def test_masked_row_sums_probe_tells_a_left_to_right_sum(length):
+    """A kernel that adds a row's entries one after another, where numpy's pairwise scheme keeps eight sums
+    (8 entries and more), fails the probe at every such length: its inputs are irregular enough for the order
+    of the additions to show in the bits."""
+    def left_to_right_at_length(values, values_width, mask, mask_width, columns, out):
+        KERNELS.masked_row_sums(values, values_width, mask, mask_width, columns, out)
+        if columns == length:
+            for r in range(len(out)):
+                total = 0.0
+                for value, kept in zip(values[r, :columns].tolist(), mask[r, :columns].tolist()):
+                    total += value if kept else 0.0
+                out[r] = total
+
+    assert not _probes["masked_row_sums"](left_to_right_at_length)
+
+
+CUT_LENGTHS = sorted({count for w in sums.PROBED_WIDTHS for count in ((max(w // 2, 1) if w else 0), w)})
+
+
+@pytest.mark.parametrize("length", [n for n in CUT_LENGTHS if n >= 8])
+def test_cut_row_sums_probe_tells_a_left_to_right_sum(length):
+    def left_to_right_at_length(values, within, position, rows, width, bounds, columns, out):
+        KERNELS.cut_row_sums(values, within, position, rows, width, bounds, columns, out)
+        for j in np.flatnonzero(columns == length):
+            for r in range(rows):
+                total = 0.0
+                for c in range(length):
+                    if within[r, c] and (bounds[j] == -1 or position[r, c] <= bounds[j]):
+                        total += values[r, c]
+                out[j, r] = total
+
+    assert not _probes["cut_row_sums"](left_to_right_at_length)
+
+
 LIST_LENGTHS = sorted({count for w in sums.PROBED_WIDTHS[1:] for count in (max(w // 2, 1), w)})
 
 
@@ -66,7 +101,7 @@ def test_gain_list_sums_probe_checks_every_length_in_its_one_call(length, part):
         return done
 
     assert not _probes["gain_list_sums"](off_at_length)
-    assert calls == [len(LIST_LENGTHS)], "one call, a cutoff per length"
+    assert calls == [3 * len(LIST_LENGTHS)], "one call, three cutoffs per length (a bound inside, past, none)"
 
 
 def test_probe_numbers_are_what_they_say():

@@ -66,6 +66,17 @@ def test_too_long_to_lay_out_falls_to_arrow(monkeypatch, tmp_path):
     assert _docno_ranks(table, lines).tolist() == [3, 2, 1, 4]
 
 
+def test_a_text_too_long_to_lay_out_byte_by_byte_falls_to_arrow(tmp_path):
+    """The layout takes a pass a byte of the longest text: past TEXT_RANK_LONGEST Arrow ranks them instead, in the
+    same order."""
+    long = b"a" * (arrays.TEXT_RANK_LONGEST + 1)
+    assert dense_text_ranks(packed([long, b"b", b"a"]), np.arange(3)) is None
+    assert dense_text_ranks(packed([long[:-1], b"b", b"a"]), np.arange(3)).tolist() == [2, 3, 1]
+    run = tmp_path / "run.txt"
+    run.write_bytes(b"1 Q0 " + long + b" 1 5.0 r\n1 Q0 b 2 5.0 r\n1 Q0 a 3 5.0 r\n")
+    assert _docno_ranks(read_run(str(run)), np.arange(3)).tolist() == [2, 3, 1]
+
+
 @pytest.mark.parametrize("packed_docnos", [True, False])
 def test_ranks_of_a_run_either_way(packed_docnos):
     texts = [b"d3", b"d1", b"d2", b"d1"]
@@ -112,5 +123,5 @@ def test_dense_rank_and_all_distinct_by_sort_and_by_hash(keys):
         finally:
             arrays.SORTED_KEYS = before
         assert got_uniques.tolist() == uniques.tolist() and got_index.tolist() == inverse.ravel().tolist()
-        assert got_index.dtype == np.int64
+        assert got_uniques.dtype == got_index.dtype == np.int64
         assert distinct == (len(set(keys.tolist())) == len(keys))

@@ -140,3 +140,91 @@ def test_a_reader_threads_heap_is_advised_huge_pages():
     thread.start()
     thread.join()
     assert "hg" in flags
+
+
+# -- pyarrow imported by one thread while another gives memory back ---------------------------------------------
+
+FAKE_ARROW = '''
+import gate
+gate.started.set()
+gate.release.wait()  # (a slow import: the module is in sys.modules, half made, meanwhile)
+
+
+class _Pool:
+    def release_unused(self):
+        gate.released.append(1)
+
+
+def default_memory_pool():
+    return _Pool()
+'''
+
+GATE = '''
+import threading
+started, release, released = threading.Event(), threading.Event(), []
+'''
+
+WHILE_IMPORTED = '''
+import importlib, sys, threading, time
+import gate
+from divaleval import memory
+
+importer = threading.Thread(target=importlib.import_module, args=("pyarrow",), daemon=True)  # (a failure ends)
+importer.start()
+gate.started.wait()
+assert "pyarrow" in sys.modules and not hasattr(sys.modules["pyarrow"], "default_memory_pool")
+errors, done = [], threading.Event()
+
+
+def give_back():
+    try:
+        memory.release_unused_memory()
+    except Exception as error:
+        errors.append(repr(error))
+    done.set()
+
+
+threading.Thread(target=give_back, daemon=True).start()
+time.sleep(0.2)
+assert not errors, errors
+assert not done.is_set(), "it must wait for the import to end, not use the half-made module"
+gate.release.set()
+done.wait()
+importer.join()
+assert not errors and gate.released == [1], (errors, gate.released)
+print("ok")
+'''
+
+
+def test_memory_given_back_while_another_thread_imports_pyarrow(tmp_path):
+    """A reader thread may import pyarrow (a text Arrow handles: an error to name, a long tie) while the main
+    thread gives memory back after the ideal rankings: that waits for the import to end, where taking the
+    module from sys.modules found it half made (AttributeError: a traceback instead of the run's error).
+    A stand-in pyarrow whose import waits for the test makes the moment certain."""
+    import subprocess
+    import sys
+
+    (tmp_path / "pyarrow").mkdir()
+    (tmp_path / "pyarrow" / "__init__.py").write_text(FAKE_ARROW)
+    (tmp_path / "gate.py").write_text(GATE)
+    done = subprocess.run([sys.executable, "-c", WHILE_IMPORTED], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])})
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_bad_line_deep_in_a_run_among_good_runs_is_named(tmp_path):
+    """The call behind the test above: a run whose bad line only the Arrow reader can name (so a reader thread
+    imports pyarrow) while the ideal rankings are computed; the error names the file and line, exit status 2."""
+    import subprocess
+    import sys
+
+    from conftest import SAMPLE
+
+    good = [f"101 Q0 doc-101-{k:05d} {k} {10000 - k} late" for k in range(1, 3001)]
+    late = tmp_path / "late.txt"
+    late.write_text("\n".join(good + ["101 Q0 doc-101-x notanumber 1 late"] + good[:5]) + "\n")
+    done = subprocess.run([sys.executable, "-m", "divaleval", str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs" / "bm25.txt"),
+                           str(late), str(SAMPLE / "runs" / "random.txt")], capture_output=True, text=True,
+                          env={**os.environ, "DIVALEVAL_CACHE": "0"})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"divaleval: {late}:3001: rank 'notanumber' is not an integer\n"

@@ -75,7 +75,7 @@ class TextKeys:
             text_words(chunk, words[:, row: row + len(chunk)])
             row += len(chunk)
         if rows is not None:  # (a text's words are its own whoever else is read: see text_words)
-            words, length = words[:, rows], length[rows]
+            words, length = np.ascontiguousarray(words[:, rows]), length[rows]
         return cls(words, length, group, cls._hash(words, length, group))
 
     @staticmethod

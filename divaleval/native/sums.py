@@ -90,16 +90,19 @@ def _numpy_masked_row_sums(values: np.ndarray, mask: np.ndarray, columns: int) -
 
 # Widths of every class numpy's pairwise sum treats apart: below 8, up to a block of 128, longer.
 PROBED_WIDTHS = (*range(0, 20), 63, 64, 65, 127, 128, 129, 200, 257, 1000)
+PROBED_ROWS = 16
 
 
 @probed("masked_row_sums")
 def _sums_agree(compiled) -> bool:
     rng = _ProbeNumbers()
     for width in PROBED_WIDTHS:
-        values = rng.spread((3, width))
-        mask = rng.random((3, width)) < 0.7
+        # Rows enough that a sum in another order differs in some row's bits at every length (a few rows may all
+        # come out alike: tests/test_native_probes.py adds left to right at each length and requires a miss).
+        values = rng.spread((PROBED_ROWS, width))
+        mask = rng.random((PROBED_ROWS, width)) < 0.7
         for columns in {0, width // 2, width}:
-            sums = np.empty(3)
+            sums = np.empty(PROBED_ROWS)
             compiled(values, width, mask, width, columns, sums)
             if not _same_bits(sums, _numpy_masked_row_sums(values, mask, columns)):
                 return False
@@ -135,10 +138,12 @@ def _numpy_cut_row_sums(values: np.ndarray, within: np.ndarray, position: np.nda
     return sums
 
 
-def _cut_probe_rows(rng: _ProbeNumbers, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(within, position, bounds, columns) of three rows: a bound inside the rows, one past them, none."""
-    within = rng.random((3, width)) < 0.7
-    position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
+def _cut_probe_rows(rng: _ProbeNumbers, width: int, rows: int = PROBED_ROWS
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(within, position, bounds, columns) of ``rows`` rows and three cutoffs: a bound inside the rows, one past
+    them, none."""
+    within = rng.random((rows, width)) < 0.7
+    position = np.cumsum(rng.integers(1, 3, (rows, width)), axis=1)
     return (within, position, np.array([width // 3, 2 * width + 1, -1], dtype=np.int64),
             np.array([max(width // 2, 1) if width else 0, width, width], dtype=np.int64))
 
@@ -147,10 +152,10 @@ def _cut_probe_rows(rng: _ProbeNumbers, width: int) -> tuple[np.ndarray, np.ndar
 def _cut_sums_agree(compiled) -> bool:
     rng = _ProbeNumbers()
     for width in PROBED_WIDTHS:
-        values = rng.spread((3, width))
+        values = rng.spread((PROBED_ROWS, width))
         within, position, bounds, columns = _cut_probe_rows(rng, width)
-        sums = np.empty((3, 3))
-        compiled(values, within, position, 3, width, bounds, columns, sums)
+        sums = np.empty((3, PROBED_ROWS))
+        compiled(values, within, position, PROBED_ROWS, width, bounds, columns, sums)
         if not _same_bits(sums, _numpy_cut_row_sums(values, within, position, bounds, columns)):
             return False
     return True
@@ -277,11 +282,12 @@ def _numpy_cut_p_plus_parts(gains: np.ndarray, within: np.ndarray, position: np.
 def _cut_parts_agree(compiled) -> bool:
     rng = _ProbeNumbers()
     for width in PROBED_WIDTHS[1:]:  # (no list is empty: numpy has no largest gain of none)
-        gains = np.where(rng.random((3, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (3, width)), 0.0)
-        ratio = rng.spread((3, width))
+        rows = PROBED_ROWS
+        gains = np.where(rng.random((rows, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3], (rows, width)), 0.0)
+        ratio = rng.spread((rows, width))
         within, position, bounds, columns = _cut_probe_rows(rng, width)
-        parts = np.empty((3, 3)), np.empty((3, 3), dtype=np.int64), np.empty((3, 3), dtype=bool)
-        compiled(gains, within, position, ratio, 3, width, bounds, columns, *parts)
+        parts = np.empty((3, rows)), np.empty((3, rows), dtype=np.int64), np.empty((3, rows), dtype=bool)
+        compiled(gains, within, position, ratio, rows, width, bounds, columns, *parts)
         expected = _numpy_cut_p_plus_parts(gains, within, position, ratio, bounds, columns)
         if not (_same_bits(parts[0], expected[0]) and np.array_equal(parts[1], expected[1])
                 and np.array_equal(parts[2], expected[2])):
@@ -388,22 +394,22 @@ def _numpy_gain_list_sums(gains: np.ndarray, position: np.ndarray, ideal: np.nda
 
 @probed("gain_list_sums")
 def _list_sums_agree(compiled) -> bool:
-    # One list of PROBED_WIDTHS' longest, cut at every length they give (each width, and half of it) in turn
-    # with a bound inside the list, past it and none: numpy sums each cutoff's terms as a row of that many
-    # columns (masked_row_sums' np.where makes one), so every length its pairwise sum treats apart is summed, in
-    # one call rather than one per width (30 ms of an -m all call: the twin is some forty numpy calls).
+    # One list of PROBED_WIDTHS' longest, cut at every length they give (each width, and half of it), each with
+    # a bound inside the list, past it and none: numpy sums each cutoff's terms as a row of that many columns
+    # (masked_row_sums' np.where makes one), so every length its pairwise sum treats apart is summed, in one call
+    # rather than one per width (30 ms of an -m all call: the twin is some forty numpy calls).
     rng = _ProbeNumbers()
     width = max(PROBED_WIDTHS)
     lengths = sorted({count for w in PROBED_WIDTHS[1:] for count in (max(w // 2, 1), w)})
     gains = np.where(rng.random((4, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3, 1e-9], (4, width)), 0.0)
     position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
     position = np.vstack([position, rng.permutation(position[0])])  # (ranks that do not ascend: in any order)
-    columns = np.array(lengths, dtype=np.int64)
-    bounds = np.array([(count // 3, 2 * count + 1, -1)[j % 3] for j, count in enumerate(lengths)], dtype=np.int64)
+    columns = np.repeat(np.array(lengths, dtype=np.int64), 3)
+    bounds = np.array([bound for count in lengths for bound in (count // 3, 2 * count + 1, -1)], dtype=np.int64)
     ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0], (4, 25)), axis=1)
     top_gain = np.array([0.0, 1.0, 7.0, 2.0 ** 0.5])
     tables = [rng.random(n) + 0.1 for n in (width + 2, width // 2 + 1, 3)]
-    shape = (len(lengths), 4)
+    shape = (len(columns), 4)
     sums, first = np.empty((len(TERM_KINDS),) + shape), np.empty(4, dtype=np.int64)
     parts = np.empty(shape), np.empty(shape, dtype=np.int64), np.empty(shape, dtype=bool)
     deepest = int(position.max()) - 1
