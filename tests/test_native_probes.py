@@ -101,7 +101,7 @@ def test_gain_list_sums_probe_checks_every_length_in_its_one_call(length, part):
         return done
 
     assert not _probes["gain_list_sums"](off_at_length)
-    assert calls == [3 * len(LIST_LENGTHS)], "one call, three cutoffs per length (a bound inside, past, none)"
+    assert calls == [len(LIST_LENGTHS)], "one call, a cutoff per length"
 
 
 def test_probe_numbers_are_what_they_say():

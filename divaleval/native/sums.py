@@ -394,18 +394,20 @@ def _numpy_gain_list_sums(gains: np.ndarray, position: np.ndarray, ideal: np.nda
 
 @probed("gain_list_sums")
 def _list_sums_agree(compiled) -> bool:
-    # One list of PROBED_WIDTHS' longest, cut at every length they give (each width, and half of it), each with
-    # a bound inside the list, past it and none: numpy sums each cutoff's terms as a row of that many columns
+    # One list of PROBED_WIDTHS' longest, cut at every length they give (each width, and half of it), the bound
+    # inside the list, past it or none in turn: numpy sums each cutoff's terms as a row of that many columns
     # (masked_row_sums' np.where makes one), so every length its pairwise sum treats apart is summed, in one call
-    # rather than one per width (30 ms of an -m all call: the twin is some forty numpy calls).
+    # rather than one per width (30 ms of an -m all call: the twin is some forty numpy calls a cutoff). Which
+    # entries a bound masks changes no order of additions; tests/test_native_kernels.py holds the kernel to its
+    # twin on lists of every shape.
     rng = _ProbeNumbers()
     width = max(PROBED_WIDTHS)
     lengths = sorted({count for w in PROBED_WIDTHS[1:] for count in (max(w // 2, 1), w)})
     gains = np.where(rng.random((4, width)) < 0.7, rng.choice([1.0, 3.0, 7.0, 0.3, 1e-9], (4, width)), 0.0)
     position = np.cumsum(rng.integers(1, 3, (3, width)), axis=1)
     position = np.vstack([position, rng.permutation(position[0])])  # (ranks that do not ascend: in any order)
-    columns = np.repeat(np.array(lengths, dtype=np.int64), 3)
-    bounds = np.array([bound for count in lengths for bound in (count // 3, 2 * count + 1, -1)], dtype=np.int64)
+    columns = np.array(lengths, dtype=np.int64)
+    bounds = np.array([(count // 3, 2 * count + 1, -1)[j % 3] for j, count in enumerate(lengths)], dtype=np.int64)
     ideal = -np.sort(-rng.choice([0.0, 1.0, 3.0, 7.0], (4, 25)), axis=1)
     top_gain = np.array([0.0, 1.0, 7.0, 2.0 ** 0.5])
     tables = [rng.random(n) + 0.1 for n in (width + 2, width // 2 + 1, 3)]
