@@ -189,7 +189,8 @@ def texts_of(values: pa.Array) -> list[str]:
 
 
 def text_buffers(texts: pa.Array | PackedTexts) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, data) of a binary or string array, or of packed texts: text i is ``data[offsets[i]:offsets[i + 1]]``."""
+    """(offsets, data) of a binary or string array, or of packed texts: text i is
+    ``data[offsets[i]:offsets[i + 1]]``."""
     if isinstance(texts, PackedTexts):
         return texts.offsets, texts.data
     offsets = text_offsets(texts)

@@ -223,8 +223,8 @@ def test_a_bad_line_deep_in_a_run_among_good_runs_is_named(tmp_path):
     good = [f"101 Q0 doc-101-{k:05d} {k} {10000 - k} late" for k in range(1, 3001)]
     late = tmp_path / "late.txt"
     late.write_text("\n".join(good + ["101 Q0 doc-101-x notanumber 1 late"] + good[:5]) + "\n")
-    done = subprocess.run([sys.executable, "-m", "divaleval", str(SAMPLE / "qrels.txt"), str(SAMPLE / "runs" / "bm25.txt"),
-                           str(late), str(SAMPLE / "runs" / "random.txt")], capture_output=True, text=True,
-                          env={**os.environ, "DIVALEVAL_CACHE": "0"})
+    runs = [SAMPLE / "runs" / "bm25.txt", late, SAMPLE / "runs" / "random.txt"]
+    done = subprocess.run([sys.executable, "-m", "divaleval", str(SAMPLE / "qrels.txt"), *map(str, runs)],
+                          capture_output=True, text=True, env={**os.environ, "DIVALEVAL_CACHE": "0"})
     assert done.returncode == 2, done.stderr
     assert done.stderr == f"divaleval: {late}:3001: rank 'notanumber' is not an integer\n"

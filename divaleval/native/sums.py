@@ -61,7 +61,7 @@ class _ProbeNumbers:
         return values[np.argsort(self._words(len(values)))]
 
     def spread(self, shape: tuple) -> np.ndarray:
-        """Values of both signs and magnitudes from 1e-8 to 1e8, so that the order of a sum's additions shows in
+        """Values of both signs and magnitudes from 1e-8 to 1e7, so that the order of a sum's additions shows in
         its bits."""
         return (2.0 * self.random(shape) - 1.0) * 10.0 ** self.integers(-8, 8, shape)
 
@@ -97,8 +97,9 @@ PROBED_ROWS = 16
 def _sums_agree(compiled) -> bool:
     rng = _ProbeNumbers()
     for width in PROBED_WIDTHS:
-        # Rows enough that a sum in another order differs in some row's bits at every length (a few rows may all
-        # come out alike: tests/test_native_probes.py adds left to right at each length and requires a miss).
+        # Rows enough that a sum in another order differs in some row's bits at every length (three rows all came
+        # out alike at some lengths: tests/test_native_probes.py adds left to right at each length, and the probe
+        # must fail).
         values = rng.spread((PROBED_ROWS, width))
         mask = rng.random((PROBED_ROWS, width)) < 0.7
         for columns in {0, width // 2, width}:
