@@ -121,6 +121,27 @@ class PackedTexts:
 TAKE_BLOCK_ROWS = 1 << 16  # PackedTexts.take's texts a block (its scratch: 8 bytes a byte of theirs)
 
 
+# A class that holds texts as PackedTexts until an Arrow array is asked for keeps them under ``_packed_<attribute>``:
+# keep_packed in its __post_init__, packed_or_arrow where the texts are read as they lie, unpacked as its
+# __getattr__ (RunTable's docno, JudgedDocuments' docnos).
+
+def keep_packed(owner: object, attribute: str) -> bool:
+    """Where ``owner``'s ``attribute`` was given as :class:`PackedTexts`, keep it under ``_packed_<attribute>``
+    (the Arrow array made when first asked for: :func:`unpacked`); whether it was."""
+    value = owner.__dict__.get(attribute)
+    if not isinstance(value, PackedTexts):
+        return False
+    owner.__dict__[f"_packed_{attribute}"] = value
+    del owner.__dict__[attribute]
+    return True
+
+
+def packed_or_arrow(owner: object, attribute: str) -> "PackedTexts | pa.Array | pa.ChunkedArray":
+    """``owner``'s ``attribute`` as packed texts where it is kept so (no Arrow array made), else as it is."""
+    packed = owner.__dict__.get(f"_packed_{attribute}")
+    return getattr(owner, attribute) if packed is None else packed
+
+
 def unpacked(owner: object, name: str, attribute: str) -> pa.Array:
     """The ``__getattr__`` of a class that keeps an Arrow attribute as :class:`PackedTexts` (under
     ``_packed_<attribute>``) until it is asked for: ``owner``'s ``attribute`` made and kept; AttributeError for

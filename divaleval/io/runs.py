@@ -7,7 +7,7 @@ import numpy as np
 
 from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 
-from ..arrays import PackedTexts, arrow_of, arrow_take, group_positions, unpacked
+from ..arrays import PackedTexts, arrow_of, arrow_take, group_positions, keep_packed, packed_or_arrow, unpacked
 from ..errors import InputError
 from ..native import split_run
 from .source import InputFile, read_input
@@ -34,10 +34,9 @@ class RunTable(Lines):
     extra_fields: bool = False            # some line had fields past the sixth (ignored, as trec_eval and ndeval do)
 
     def __post_init__(self) -> None:
-        if isinstance(self.docno, PackedTexts):  # the compiled reader's: an Arrow array only when asked for
-            self._packed_docno = self.docno
-            del self.docno
-        elif not isinstance(self.docno, (pa.Array, pa.ChunkedArray)):  # built by hand with an array of str
+        if keep_packed(self, "docno"):  # the compiled reader's: an Arrow array only when asked for
+            return
+        if not isinstance(self.docno, (pa.Array, pa.ChunkedArray)):  # built by hand with an array of str
             self.docno = binary_array(self.docno)
 
     def __getattr__(self, name: str):
@@ -47,8 +46,7 @@ class RunTable(Lines):
     def docno_texts(self) -> pa.Array | pa.ChunkedArray | PackedTexts:
         """The docnos as matching takes them: as the compiled reader packed them where it read the run (no Arrow
         array made: see :class:`~divaleval.arrays.PackedTexts`), else :attr:`docno`."""
-        packed = self.__dict__.get("_packed_docno")
-        return self.docno if packed is None else packed
+        return packed_or_arrow(self, "docno")
 
     def take(self, rows: np.ndarray) -> "RunTable":
         """The run with only these lines (a new table; this one is unchanged)."""

@@ -25,7 +25,8 @@ import numpy as np
 from ..lazy import pyarrow as pa  # (imported on first use: see divaleval/lazy.py)
 # Arrow's compute functions are called by name (arrow_call: see the note on imports in divaleval/arrays.py).
 
-from ..arrays import PackedTexts, arrow_call, arrow_of, arrow_take, dense_text_ranks, numpy_of, unpacked
+from ..arrays import (PackedTexts, arrow_call, arrow_of, arrow_take, dense_text_ranks, keep_packed, numpy_of,
+                      packed_or_arrow, unpacked)
 from ..io.table import binary_array
 from .text_keys import KeyTable, TextKeys
 
@@ -42,9 +43,7 @@ class JudgedDocuments:
     cache: dict = field(default_factory=dict, init=False, repr=False)  # quantities measures derive
 
     def __post_init__(self) -> None:
-        if isinstance(self.docnos, PackedTexts):  # as the compiled reader read them: an Arrow array when asked for
-            self._packed_docnos = self.docnos
-            del self.docnos
+        keep_packed(self, "docnos")  # as the compiled reader read them: an Arrow array when asked for
 
     @property
     def n_topics(self) -> int:
@@ -101,8 +100,7 @@ class JudgedDocuments:
     def docno_texts(self) -> pa.Array | PackedTexts:
         """:attr:`docnos` as packed texts where the compiled reader read them (no Arrow array made), else as an
         Arrow array."""
-        packed = self.__dict__.get("_packed_docnos")
-        return self.docnos if packed is None else packed
+        return packed_or_arrow(self, "docnos")
 
 
 # Below this many docnos (and TEXT_RANK_BYTES laid out), sorted_docnos sorts packed texts with numpy: a few
@@ -115,12 +113,13 @@ def sorted_docnos(codes: np.ndarray, labels) -> tuple[np.ndarray, pa.Array | Pac
     texts where ``labels`` are, and few)."""
     if isinstance(labels, PackedTexts):
         ranks = dense_text_ranks(labels, np.arange(len(labels))) if len(labels) <= SORTED_DOCNOS else None
-        order = None if ranks is None else np.argsort(ranks)  # (distinct texts: distinct ranks)
-        taken = None if order is None else labels.take(order)
+        taken = None
+        if ranks is not None:  # (distinct texts: the ranks are a permutation, each text's place in byte order)
+            order = np.empty(len(labels), dtype=np.int64)
+            order[ranks - 1] = np.arange(len(labels))
+            taken = labels.take(order)
         if taken is not None:
-            remap = np.empty(len(labels), dtype=np.int64)
-            remap[order] = np.arange(len(labels))
-            return remap[codes], taken
+            return (ranks - 1)[codes], taken
         labels = labels.arrow()
     docnos = labels if isinstance(labels, pa.Array) else binary_array(labels)
     order = numpy_of(arrow_call("array_sort_indices", docnos))
