@@ -20,6 +20,7 @@ def _precision_sums(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
 @measure(
     name="MAP-IA",
     binary=True,
+    separable=True,
     summary="average precision of each intent, averaged uniformly over the intents",
     cutoff=OPTIONAL,
     citation="Agrawal, Gollapudi, Halverson, Ieong. Diversifying search results. WSDM 2009 "

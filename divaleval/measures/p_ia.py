@@ -11,6 +11,7 @@ from .core.kernels import divide_or_zero
 @measure(
     name="P-IA",
     binary=True,
+    separable=True,
     summary="relevant (document, intent) pairs in the top k over k times the number of intents",
     cutoff=REQUIRED,
     citation="Agrawal, Gollapudi, Halverson, Ieong. Diversifying search results. WSDM 2009",

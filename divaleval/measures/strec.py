@@ -10,6 +10,7 @@ ZHAI = ("Zhai, Cohen, Lafferty. Beyond independent relevance: methods and evalua
 strec = measure(
     name="strec",
     binary=True,
+    separable=True,
     summary="share of the intents covered by the top k",
     cutoff=REQUIRED,
     citation=ZHAI,

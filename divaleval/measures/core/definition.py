@@ -122,6 +122,11 @@ class MeasureDef:
     aggregation: how its per-topic values make the run's summary: :data:`MEAN` (the arithmetic
         mean, most measures'), :data:`GEOMETRIC_MEAN` (trec_eval's gm_map) or :data:`SUM` (the counts
         trec_eval and ir_measures sum over topics: num_ret, num_rel, num_rel_ret).
+    separable: a topic's value is made from that topic's ranking and judgments alone, every sum in an order
+        the other topics scored beside it cannot change (no numpy sum along a row padded to the widest
+        topic's length, whose pairwise grouping follows that length). Runs scored only with such measures
+        are scored a block of topics at a time (:func:`divaleval.engine.score_matrix`), the same bits in
+        less memory; tests/test_topic_blocks.py holds every family that says so to it.
     """
 
     name: str
@@ -136,6 +141,7 @@ class MeasureDef:
     check_qrels: QrelsCheck | None = field(default=None, compare=False)
     binary: bool = False        # sees only whether a level reaches the relevance threshold (--rel-min)
     aggregation: str = MEAN     # MEAN, GEOMETRIC_MEAN or SUM over topics
+    separable: bool = False     # a topic's value, to the bit, whatever topics are scored with it
 
     def __reduce__(self):
         # A definition travels (to a worker process) by name: its kernel may be a closure.

@@ -38,6 +38,7 @@ def measure(
     formula: str | None = None,
     binary: bool = False,
     aggregation: str = MEAN,
+    separable: bool = False,
 ) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.ndarray]]:
     """Register ``kernel`` as the measure family ``name``.
 
@@ -46,6 +47,7 @@ def measure(
     binary: the measure sees only whether a document is relevant (``--rel-min`` moves the threshold).
     aggregation: how its values over topics are summarised (:data:`~.definition.MEAN`,
     :data:`~.definition.GEOMETRIC_MEAN` or :data:`~.definition.SUM`; :mod:`divaleval.aggregate` computes them).
+    separable: each topic's value, to the bit, whatever topics are scored with it (:class:`~.definition.MeasureDef`).
     """
 
     def register(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
@@ -53,6 +55,7 @@ def measure(
             name=name, summary=summary, params=tuple(params), cutoff=cutoff, citation=citation, kernel=kernel,
             doc=formula or (kernel.__doc__ or "").strip(), judgments=judgments, check_binding=check_binding,
             check_qrels=check_qrels, binary=binary, aggregation=aggregation,
+            separable=separable,
         ), _importing_module())
         return kernel
 

@@ -11,6 +11,7 @@ from .gains import ALPHA, normalised, ideal_ideal_ranks
 @measure(
     name="alpha-DCG",
     binary=True,
+    separable=True,
     summary="novelty-discounted DCG@k over an ideal where every rank covers every intent",
     params=[ALPHA],
     cutoff=REQUIRED,

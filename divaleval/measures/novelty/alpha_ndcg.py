@@ -11,6 +11,7 @@ from .gains import ALPHA, over_ideal, ideal_ideal_ranks
 @measure(
     name="alpha-nDCG",
     binary=True,
+    separable=True,
     summary="alpha-DCG@k over the alpha-DCG@k of the greedy ideal ranking",
     params=[ALPHA],
     cutoff=REQUIRED,

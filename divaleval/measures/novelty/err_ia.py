@@ -11,6 +11,7 @@ from .gains import ALPHA, normalised, ideal_ideal_ranks
 @measure(
     name="ERR-IA",
     binary=True,
+    separable=True,
     summary="novelty gains discounted by 1/r, over an ideal where every rank covers every intent",
     params=[ALPHA],
     cutoff=REQUIRED,

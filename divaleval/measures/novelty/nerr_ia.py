@@ -11,6 +11,7 @@ from .gains import ALPHA, over_ideal, ideal_ideal_ranks
 @measure(
     name="nERR-IA",
     binary=True,
+    separable=True,
     summary="ERR-IA@k over the ERR-IA@k of the greedy ideal ranking",
     params=[ALPHA],
     cutoff=REQUIRED,

@@ -11,6 +11,7 @@ from .gains import ALPHA, BETA, nrbp
 @measure(
     name="nNRBP",
     binary=True,
+    separable=True,
     summary="NRBP over the NRBP of the greedy ideal ranking",
     params=[ALPHA, BETA],
     cutoff=OPTIONAL,

@@ -12,6 +12,7 @@ from .gains import nrbp as nrbp_value
 @measure(
     name="NRBP",
     binary=True,
+    separable=True,
     summary="rank-biased precision of the novelty gains, over the whole ranking (or the top k)",
     params=[ALPHA, BETA],
     cutoff=OPTIONAL,
