@@ -9,6 +9,8 @@ every figure is a ratio against a reference timed in the same run, so that a loa
 * 50 calls of one run each on the benchmark's qrels, as a grading script makes them, with the cache of
   qrels (divaleval/model/stored.py; its first call, which fills it, timed apart) against 50 calls of
   ndeval -O2 (target: at least 5x faster), with the output checked identical to one call on every run;
+* a few calls of one run each of ``divaleval ndeval`` (the drop-in) with the cache warm, scaled to 50, and
+  checked against the same calls with the cache off;
 * the TREC 2012 run and the 50 calls again with ``divaleval server`` running (divaleval/server.py: numpy,
   pyarrow and the evaluator imported once, a process forked per call), against the same references, and
   the served calls' output checked identical too. The server's start is timed apart; every served call is
@@ -40,6 +42,7 @@ ROOT = HERE.parent
 BIN = Path(sys.executable).parent
 SHARED = Path(os.environ.get("DIVALEVAL_SHARED", ROOT.parent / "shared"))
 REPEAT = 7
+DROP_IN_TIMED = 5  # `divaleval ndeval` calls of one run timed with the cache warm (scaled to every run)
 
 
 def median_seconds(argv: list, repeat: int = REPEAT, env: dict | None = None) -> float:
@@ -180,6 +183,19 @@ def _timed_rows(divaleval, qrels, runs, results, ndeval, ndeval_calls, whole, ro
              (f"divaleval, {len(runs)} calls of 1 run, cache warm", seconds_calls),
              (f"divaleval, {len(runs)} calls of 1 run, cache warm, server running", seconds_served),
              (f"divaleval, {len(runs)} calls of 1 run, no cache (3 timed, scaled)", off_calls)]
+    # The drop-in, as a script written for ndeval calls it (its own entries in the same cache): a few calls, scaled.
+    dropin = [divaleval, "ndeval"]
+    dropin_first = calls_of_one_run(dropin, qrels, runs[:1], results / "startup.ndeval.first.out", with_cache(cache))
+    timed = runs[:DROP_IN_TIMED]
+    dropin_calls = calls_of_one_run(dropin, qrels, timed, results / "startup.ndeval.out", with_cache(cache))
+    calls_of_one_run(dropin, qrels, timed[:2], results / "startup.ndeval.off.out", off)
+    rows += [("divaleval ndeval, first call (fills its cache)", dropin_first),
+             (f"divaleval ndeval, {len(runs)} calls of 1 run, cache warm ({len(timed)} timed, scaled)",
+              dropin_calls / len(timed) * len(runs))]
+    warm_lines = (results / "startup.ndeval.out").read_bytes().splitlines()
+    off_lines = (results / "startup.ndeval.off.out").read_bytes().splitlines()
+    targets.append(("divaleval ndeval prints the same with its cache warm as without it",
+                    warm_lines[:len(off_lines)] == off_lines and len(off_lines) > 0))
     if user_bin is not None:
         development_cache = results / "qrels-cache-development"
         shutil.rmtree(development_cache, ignore_errors=True)

@@ -41,8 +41,10 @@ def score_matrix(qrels: JudgedDocuments, run: RankedRun, measures: list[Measure]
 
 
 def topic_blocks(line_topic: np.ndarray, topics: np.ndarray, lines: int) -> np.ndarray:
-    """Where blocks of ``topics`` start (and the last ends): runs of consecutive topics, each starting within
-    ``lines`` ranked lines of the block's first (a block of one topic holds all that topic's lines).
+    """Where blocks of ``topics`` start (and the last ends): block k holds the consecutive topics whose first
+    line falls among lines k * ``lines`` to (k + 1) * ``lines`` - 1 of theirs, counted in order. So a block holds
+    fewer than ``lines`` lines plus its last topic's; a topic's lines are never split, and a block may be empty
+    of topics (then it is not made).
 
     ``line_topic`` is the run's topic index of each ranked line, ascending (a ranked run is grouped by topic);
     only lines of ``topics`` count.

@@ -619,3 +619,29 @@ def test_standard_input_and_compressed_files_are_hashed_every_call(tmp_path, has
                                   env={"DIVALEVAL_CACHE": str(cache)})
         assert done.exit_code == 0 and done.stdout_bytes == expected and hashes == [size]
     assert _memos(cache) == [] and len(entries(cache)) == 1
+
+
+def test_the_ndeval_drop_in_keeps_its_own_entries(tmp_path, monkeypatch):
+    """`divaleval ndeval` reads qrels by ndeval's rules (levels above 1 count as 1, a repeated judgment's last line
+    stands): its entries are its own, and a warm call prints ndeval's bytes without reading the qrels."""
+    from conftest import NDEVAL_EXAMPLES as EX
+    from conftest import run_ndeval
+
+    from divaleval.compat import ndeval
+
+    cache = tmp_path / "cache"
+    assert "2" in {line.split()[3] for line in (EX / "qrels.txt").read_text().splitlines()}  # graded levels
+    divaleval(str(cache), EX / "qrels.txt", EX / "runA.txt")  # the main command's entry, graded levels kept
+    monkeypatch.setenv("DIVALEVAL_CACHE", str(cache))
+    expected = (EX / "expected" / "runA.default.csv").read_text()
+    assert run_ndeval([EX / "qrels.txt", EX / "runA.txt"]) == (0, expected, "")  # cold: read by ndeval's rules
+    assert sorted(path.name.endswith("-ndeval.qrels") for path in entries(cache)) == [False, True]
+
+    def no_reading(source):
+        raise AssertionError("the qrels were read again")
+
+    monkeypatch.setattr(ndeval, "read_qrels", no_reading)
+    assert run_ndeval([EX / "qrels.txt", EX / "runA.txt"]) == (0, expected, "")  # warm: from its entry
+    assert run_ndeval(["-c", "-baseline", EX / "runB.txt", EX / "qrels.txt", EX / "runA.txt"]) == \
+        (0, (EX / "expected" / "runA.c.baselineB.csv").read_text(), "")
+    assert divaleval(str(cache), EX / "qrels.txt", EX / "runA.txt") == divaleval("0", EX / "qrels.txt", EX / "runA.txt")

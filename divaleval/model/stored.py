@@ -15,7 +15,8 @@ edited tree is another tree), the versions of Python and numpy, the size and tim
 files (read where they lie: a call that takes its qrels from here need not import pyarrow), and whether the
 compiled kernels are taken. Nothing else goes into building the judgments (the reading rules of qrels have no
 option; ``--iprob``, ``--rel-min`` and the measures are applied to the loaded object, and what they
-derive is kept under keys that name them). Entries are never updated in place: a call that derived
+derive is kept under keys that name them). A reader with rules of its own (``divaleval ndeval``'s, which reads
+as ndeval does) keeps its entries under names of their own (``variant``). Entries are never updated in place: a call that derived
 something new writes the whole entry again under a temporary name and renames it over the old one, so
 readers see an entry whole or not at all, whoever else writes at the same time. An entry is read only
 whole: its length and its check sums (:func:`_word_sums`) must match its header, else it is ignored (never a
@@ -67,7 +68,7 @@ import zlib
 from dataclasses import dataclass
 from queue import SimpleQueue
 from stat import S_ISREG
-from typing import BinaryIO
+from typing import BinaryIO, Callable
 
 from ..io.qrels import read_qrels
 from ..io.source import InputFile, read_input
@@ -132,15 +133,25 @@ def cache_directory() -> str | None:
     return os.path.join(base, "divaleval")
 
 
-def load_qrels(source: str | InputFile) -> Qrels:
+def read_and_build(source: InputFile) -> Qrels:
+    """Intentwise qrels by divaleval's own reading rules."""
+    return build_qrels(read_qrels(source))
+
+
+def load_qrels(source: str | InputFile, build: Callable[[InputFile], Qrels] = read_and_build,
+               variant: str = "") -> Qrels:
     """The qrels of ``source`` in array form: from the cache when an entry holds them, else read and built
-    (and kept for the next call). The result is the same object either way, value for value."""
+    (and kept for the next call). The result is the same object either way, value for value.
+
+    build: how the file becomes qrels; one with rules of its own names them in ``variant`` (letters), which
+    keeps its entries apart from those of every other reading of the same bytes.
+    """
     directory = cache_directory()
     if isinstance(source, str):
         source = read_input(source)
     if directory is None:
-        return build_qrels(read_qrels(source))
-    code = _code_key()
+        return build(source)
+    code = _code_key() + (f"-{variant}" if variant else "")
     file = _open_file(source)
     try:
         if file is None:
@@ -162,7 +173,7 @@ def load_qrels(source: str | InputFile) -> Qrels:
         qrels = _read_entry(path)
         if qrels is not None:
             return _taken(qrels, path, source)
-        qrels = build_qrels(read_qrels(source))
+        qrels = build(source)
         if file is None or _parsed_as_hashed(file, key):
             _entries[qrels] = Entry(path, None)
             store(qrels)

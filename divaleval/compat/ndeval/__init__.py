@@ -40,6 +40,10 @@ Memory: a run is held as columns, never as one Python object per line (the
 document ids as Arrow binary arrays, the numbers as int32), and is ranked and
 scored in groups of whole topics.
 
+The qrels are kept between calls in the cache of qrels (:mod:`divaleval.model.stored`), read by ndeval's
+rules and under entries of their own, with the ideal rankings a call computed: a script that calls the
+drop-in once per run, as it called ndeval, reads them once. The output is the same bytes either way.
+
 The package, by concern: :mod:`.options` (the command line, numbers as
 ``sscanf`` reads them), :mod:`.reading` (lines through io/lines's splitter, in
 ndeval's dialect, and its reading quirks), :mod:`.ordering` (its orders, NaN
@@ -54,8 +58,9 @@ from typing import TextIO
 
 from ...errors import InputError
 from ...io.lines import BLOCK
-from ...io.source import STDIN_NAME, STDIN_ONCE, display_name
-from ...model.qrels import build_qrels
+from ...io.source import STDIN_NAME, STDIN_ONCE, InputFile, display_name
+from ...model import stored
+from ...model.qrels import Qrels, build_qrels
 from .options import HELP, PROGRAM, VERSION, NdevalUsage, Options, parse_command_line, scan_double, scan_int
 from .ordering import group_table, take_rows, topic_groups, traditional_ranks
 from .reading import NdevalRun, natural_number, natural_numbers, read_qrels, read_run, run_topics, scan_scores
@@ -101,7 +106,8 @@ def main(args: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         err.write(f"{PROGRAM}: warning: {message}\n")
 
     try:
-        qrels = build_qrels(read_qrels(qrels_path), duplicates="last")
+        # Kept between calls, as the main command keeps its own (a loop of one call per run reads them once).
+        qrels = stored.load_qrels(qrels_path, ndeval_qrels, variant="ndeval")
         # A NaN alpha or beta is bound as 0.5 and its columns set to NaN afterwards (see _mark_nan_parameters).
         measures = ndeval_measures(0.5 if math.isnan(opts.alpha) else opts.alpha,
                                    0.5 if math.isnan(opts.beta) else opts.beta)
@@ -111,4 +117,10 @@ def main(args: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         err.write(f"{PROGRAM}: {exc}\n")
         return 1
     write_csv(out, qrels, run, baseline, opts)
+    stored.store(qrels)  # with the ideal rankings this call computed, for the next
     return 0
+
+
+def ndeval_qrels(source: InputFile) -> Qrels:
+    """Qrels read as ndeval reads them; a repeated judgment's last line stands."""
+    return build_qrels(read_qrels(source), duplicates="last")

@@ -189,9 +189,9 @@ QRELS_LAYOUT = "topic intent docno judgment"
 RUN_LAYOUT = "topic Q0 docno rank score runtag"
 
 
-def read_qrels(path: str) -> QrelsTable:
+def read_qrels(path: str | InputFile) -> QrelsTable:
     """Qrels as ndeval reads them: natural-number topics, intents and judgments."""
-    source = read_input(path)  # opened once, read as a stream of blocks
+    source = path if isinstance(path, InputFile) else read_input(path)  # opened once, read as a stream of blocks
     topics, intents, levels, docnos = [], [], [], []
     for lines in ndeval_lines(source, 4, "qrel", QRELS_LAYOUT):
         numbers = [natural_numbers(lines.data, *lines.field(j)) for j in (0, 1, 3)]
