@@ -203,7 +203,8 @@ def _timed_rows(divaleval, qrels, runs, results, ndeval, ndeval_calls, whole, ro
                          with_cache(development_cache))
         development = calls_of_one_run([BIN / "divaleval"], qrels, runs, results / "startup.development.out",
                                        with_cache(development_cache))
-        rows.append(("  the same from the development venv (editable, test extras)", development))
+        rows.append((f"divaleval, {len(runs)} calls of 1 run, cache warm, from the development venv (editable, "
+                     "test extras)", development))
     if ndeval_calls:
         rows.append((f"ndeval -O2, {len(runs)} calls of 1 run", ndeval_calls))
         targets.append((f"{len(runs)} calls of one run at least 5x faster than {len(runs)} ndeval -O2 calls "
